@@ -1,0 +1,25 @@
+"""linkkit: find URI references in text, HTML and e-mail, resolve them against the right base, rewrite them normalized.
+
+The modules follow the data: ``charset`` and ``uri`` (the RFC 3986 model), ``resolve``, ``normalize``, ``urn``,
+``schemes``; then the finders (``scanner`` for plain text, ``html``) and the ``cli``.
+"""
+
+from .errors import InputError, LinkkitError, ResolutionError, URIError
+from .normalize import equivalent, normalize
+from .resolve import remove_dot_segments, resolve
+from .uri import HostKind, URIReference, compose, parse
+
+__all__ = [
+    "HostKind",
+    "InputError",
+    "LinkkitError",
+    "ResolutionError",
+    "URIError",
+    "URIReference",
+    "compose",
+    "equivalent",
+    "normalize",
+    "parse",
+    "remove_dot_segments",
+    "resolve",
+]

@@ -1,0 +1,44 @@
+"""RFC 3986 section 2 character classes, each defined once; every other set and regex fragment derives from them."""
+
+from __future__ import annotations
+
+import re
+
+# RFC 2234 core rules used by RFC 3986: ALPHA = %x41-5A / %x61-7A, DIGIT = %x30-39
+ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+DIGIT = "0123456789"
+# HEXDIG = DIGIT / "A" / "B" / "C" / "D" / "E" / "F" (RFC 3986 2.1: either case is accepted)
+HEXDIG = DIGIT + "ABCDEFabcdef"
+
+# RFC 3986 2.2: gen-delims = ":" / "/" / "?" / "#" / "[" / "]" / "@"
+GEN_DELIMS = ":/?#[]@"
+# RFC 3986 2.2: sub-delims = "!" / "$" / "&" / "'" / "(" / ")" / "*" / "+" / "," / ";" / "="
+SUB_DELIMS = "!$&'()*+,;="
+# RFC 3986 2.2: reserved = gen-delims / sub-delims
+RESERVED = GEN_DELIMS + SUB_DELIMS
+# RFC 3986 2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
+UNRESERVED = ALPHA + DIGIT + "-._~"
+
+# RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+SCHEME_CHARS = ALPHA + DIGIT + "+-."
+# RFC 3986 3.2.1: userinfo = *( unreserved / pct-encoded / sub-delims / ":" )
+USERINFO_CHARS = UNRESERVED + SUB_DELIMS + ":"
+# RFC 3986 3.2.2: reg-name = *( unreserved / pct-encoded / sub-delims )
+REG_NAME_CHARS = UNRESERVED + SUB_DELIMS
+# RFC 3986 3.3: pchar = unreserved / pct-encoded / sub-delims / ":" / "@"
+PCHAR = UNRESERVED + SUB_DELIMS + ":@"
+# RFC 3986 3.3: segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )
+SEGMENT_NC_CHARS = UNRESERVED + SUB_DELIMS + "@"
+# RFC 3986 3.4 / 3.5: query = fragment = *( pchar / "/" / "?" )
+QUERY_CHARS = PCHAR + "/?"
+FRAGMENT_CHARS = QUERY_CHARS
+# RFC 3986 3.2.2: IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+IPVFUTURE_CHARS = UNRESERVED + SUB_DELIMS + ":"
+# Every character that may appear literally in some URI component (plus "%" of pct-encoded).
+URI_CHARS = RESERVED + UNRESERVED + "%"
+
+
+def char_class(chars: str, *, pct_encoded: bool = False) -> str:
+    """A regex character class matching one of *chars* (with ``|%XX`` when *pct_encoded*)."""
+    cls = "[" + "".join(re.escape(c) for c in chars) + "]"
+    return f"(?:{cls}|%[0-9A-Fa-f]{{2}})" if pct_encoded else cls

@@ -1,0 +1,59 @@
+"""Percent-encoding (RFC 3986 2.1, 2.4) and its normalization (6.2.2.1, 6.2.2.2)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .charset import UNRESERVED
+
+_PCT_TRIPLET = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED_OCTETS = frozenset(UNRESERVED.encode("ascii"))
+
+
+def _normalize_triplet(match: re.Match[str]) -> str:
+    # RFC 3986 6.2.2.2: decode percent-encoded unreserved characters; 6.2.2.1: upper-case the hex of the rest.
+    octet = int(match.group(1), 16)
+    if octet in _UNRESERVED_OCTETS:
+        return chr(octet)
+    return "%" + match.group(1).upper()
+
+
+def normalize_percent_encoding(text: str) -> str:
+    """Upper-case every triplet's hex and decode the unreserved ones; reserved characters stay encoded."""
+    if "%" not in text:
+        return text
+    return _PCT_TRIPLET.sub(_normalize_triplet, text)
+
+
+def upper_percent_hex(text: str) -> str:
+    """Upper-case the hex digits of every triplet, decoding nothing (RFC 3986 6.2.2.1, RFC 8141 3.1)."""
+    if "%" not in text:
+        return text
+    return _PCT_TRIPLET.sub(lambda m: "%" + m.group(1).upper(), text)
+
+
+@lru_cache(maxsize=64)
+def _safe_octets(safe: str) -> frozenset[int]:
+    return frozenset((UNRESERVED + safe).encode("ascii"))
+
+
+def percent_encode(text: str, safe: str = "", *, encoding: str = "utf-8") -> str:
+    """Encode every octet of *text* outside unreserved and *safe* as ``%XX`` (RFC 3986 2.1, 2.5: UTF-8 first)."""
+    keep = _safe_octets(safe)
+    return "".join(chr(b) if b in keep else f"%{b:02X}" for b in text.encode(encoding, "surrogateescape"))
+
+
+def percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "surrogateescape") -> str:
+    """Decode every ``%XX`` triplet; octets that are not valid *encoding* survive as surrogates, losing nothing."""
+    if "%" not in text:
+        return text
+    parts = text.split("%")
+    out = bytearray(parts[0].encode(encoding, "surrogateescape"))
+    for part in parts[1:]:
+        if len(part) >= 2 and all(c in "0123456789ABCDEFabcdef" for c in part[:2]):
+            out.append(int(part[:2], 16))
+            out += part[2:].encode(encoding, "surrogateescape")
+        else:  # a "%" that starts no triplet is kept as it is (RFC 3986 2.4: never decode twice, never invent)
+            out += b"%" + part.encode(encoding, "surrogateescape")
+    return out.decode(encoding, errors)

@@ -1,0 +1,107 @@
+"""The scheme registry: one table of scheme facts (default port, authority, normalization) and the IANA names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+
+@dataclass(frozen=True, slots=True)
+class Scheme:
+    """Facts about one URI scheme that normalization (RFC 3986 6.2.3) and the scanner rely on."""
+
+    name: str
+    default_port: int | None
+    uses_authority: bool
+    empty_path_is_slash: bool  # RFC 3986 6.2.3: an empty path is equivalent to "/" (http and its kin)
+    spec: str
+
+
+def _table(*rows: Scheme) -> MappingProxyType[str, Scheme]:
+    return MappingProxyType({row.name: row for row in rows})
+
+
+# RFC 1738 section 3 gives the classic default ports; the modern rows cite their own RFCs.
+SCHEMES = _table(
+    Scheme("ftp", 21, True, True, "RFC 1738 3.2"),
+    Scheme("http", 80, True, True, "RFC 1738 3.3; RFC 9110 4.2.1"),
+    Scheme("https", 443, True, True, "RFC 9110 4.2.2"),
+    Scheme("gopher", 70, True, False, "RFC 1738 3.4; RFC 4266"),
+    Scheme("mailto", None, False, False, "RFC 1738 3.5; RFC 6068"),
+    Scheme("news", None, False, False, "RFC 1738 3.6; RFC 5538"),
+    Scheme("nntp", 119, True, False, "RFC 1738 3.7; RFC 5538"),
+    Scheme("telnet", 23, True, False, "RFC 1738 3.8; RFC 4248"),
+    Scheme("wais", 210, True, False, "RFC 1738 3.9; RFC 4156"),
+    Scheme("file", None, True, False, "RFC 1738 3.10; RFC 8089"),
+    Scheme("prospero", 1525, True, False, "RFC 1738 3.11; RFC 4157"),
+    Scheme("ws", 80, True, True, "RFC 6455 3"),
+    Scheme("wss", 443, True, True, "RFC 6455 3"),
+    Scheme("ldap", 389, True, False, "RFC 4516"),
+    Scheme("ldaps", 636, True, False, "ldaps (provisional)"),
+    Scheme("imap", 143, True, False, "RFC 5092"),
+    Scheme("pop", 110, True, False, "RFC 2384"),
+    Scheme("rtsp", 554, True, False, "RFC 2326"),
+    Scheme("sip", 5060, False, False, "RFC 3261 19.1"),
+    Scheme("sips", 5061, False, False, "RFC 3261 19.1"),
+    Scheme("snmp", 161, True, False, "RFC 4088"),
+    Scheme("ssh", 22, True, False, "draft-ietf-secsh-scp-sftp-ssh-uri"),
+    Scheme("sftp", 22, True, False, "draft-ietf-secsh-scp-sftp-ssh-uri"),
+    Scheme("coap", 5683, True, False, "RFC 7252 6.1"),
+    Scheme("coaps", 5684, True, False, "RFC 7252 6.2"),
+    Scheme("xmpp", None, False, False, "RFC 5122"),
+    Scheme("urn", None, False, False, "RFC 8141"),
+    Scheme("tel", None, False, False, "RFC 3966"),
+    Scheme("data", None, False, False, "RFC 2397"),
+)
+
+
+def lookup(scheme: str) -> Scheme | None:
+    """The table row of *scheme* (matched case-insensitively, RFC 3986 3.1), or None."""
+    return SCHEMES.get(scheme.lower())
+
+
+def default_port(scheme: str) -> int | None:
+    """The scheme's default port (RFC 3986 6.2.3), or None when it has none or is unknown."""
+    row = SCHEMES.get(scheme.lower())
+    return row.default_port if row is not None else None
+
+
+# The IANA "Uniform Resource Identifier (URI) Schemes" registry (permanent, provisional and historical
+# names), which includes every scheme of RFC 1738. The plain-text scanner starts a reference at one of
+# these, or at any syntactically valid scheme followed by "//".
+KNOWN_SCHEMES = frozenset(
+    """
+    aaa aaas about acap acct acd acr adiumxtra adt afp afs aim amss android appdata apt ar ark at attachment aw
+    barion beshare bitcoin bitcoincash blob bolo browserext cabal calculator callto cap cast casts chrome
+    chrome-extension cid coap coap+tcp coap+ws coaps coaps+tcp coaps+ws com-eventbrite-attendee content content-type
+    crid cstr cvs dab dat data dav dhttp diaspora dict did dis dlna-playcontainer dlna-playsingle dns dntp doi dpp
+    drm drop dtmi dtn dvb dvx dweb ed2k eid elsi embedded ens ethereum example facetime fax feed feedready fido
+    file filesystem finger first-run-pen-experience fish fm ftp fuchsia-pkg geo gg git gitoid gizmoproject go
+    gopher graph grd gtalk h323 ham hcap hcp hs20 http https hxxp hxxps hydrazone hyper iax icap icon im imap info
+    iotdisco ipfs ipn ipns ipp ipps irc irc6 ircs iris iris.beep iris.lwz iris.xpc iris.xpcs isostore itms jabber
+    jar jms keyparc lastfm lbry ldap ldaps leaptofrogans lid lorawan lpa lvlt magnet mailserver mailto maps market
+    matrix message microsoft.windows.camera microsoft.windows.camera.multipicker
+    microsoft.windows.camera.picker mid mms modem mongodb moz ms-access ms-appinstaller ms-browser-extension
+    ms-calculator ms-drive-to ms-enrollment ms-excel ms-eyecontrolspeech ms-gamebarservices ms-gamingoverlay
+    ms-getoffice ms-help ms-infopath ms-inputapp ms-launchremotedesktop ms-lockscreencomponent-config
+    ms-media-stream-id ms-meetnow ms-mixedrealitycapture ms-mobileplans ms-newsandinterests ms-officeapp ms-people
+    ms-personacard ms-project ms-powerpoint ms-publisher ms-recall ms-remotedesktop ms-remotedesktop-launch
+    ms-restoretabcompanion ms-screenclip ms-screensketch ms-search ms-search-repair ms-secondary-screen-controller
+    ms-secondary-screen-setup ms-settings ms-settings-airplanemode ms-settings-bluetooth ms-settings-camera
+    ms-settings-cellular ms-settings-cloudstorage ms-settings-connectabledevices ms-settings-displays-topology
+    ms-settings-emailandaccounts ms-settings-language ms-settings-location ms-settings-lock
+    ms-settings-nfctransactions ms-settings-notifications ms-settings-power ms-settings-privacy
+    ms-settings-proximity ms-settings-screenrotation ms-settings-wifi ms-settings-workplace ms-spd ms-stickers
+    ms-sttoverlay ms-transit-to ms-useractivityset ms-virtualtouchpad ms-visio ms-walk-to ms-whiteboard
+    ms-whiteboard-cmd ms-word msnim msrp msrps mss mt mtqp mumble mupdate mvn mvrp mvrps news nfs ni nih nntp
+    notes num ocf oid onenote onenote-cmd opaquelocktoken openid openpgp4fpr otpauth p1 pack palm paparazzi
+    payment payto pkcs11 platform pop pres prospero proxy psyc pttp pwid qb query quic-transport redis rediss
+    reload res resource rmi rsync rtmfp rtmp rtsp rtsps rtspu sarif secondlife secret-token service session sftp
+    sgn shc shttp sieve simpleledger simplex sip sips skype smb smp sms smtp snews snmp soap.beep soap.beeps soldat
+    spiffe spotify ssb ssh starknet steam stun stuns submit svn swh swid swidpath tag taler teamspeak teapot teapots
+    tel teliaeid telnet tftp things thismessage thzp tip tn3270 tool turn turns tv udp unreal upt urn ut2004 uuid-in-package
+    v-event vemmi ventrilo ves videotex vnc view-source vscode vscode-insiders vsls w3 wais wcr webcal wifi wpid ws
+    wss wtai wyciwyg xcon xcon-userid xfire xmlrpc.beep xmlrpc.beeps xmpp xftp xrcp xri ymsgr z39.50 z39.50r
+    z39.50s
+    """.split()
+)
