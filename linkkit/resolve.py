@@ -15,6 +15,24 @@ def remove_dot_segments(path: str) -> str:
     if "." not in path:  # no segment can be "." or ".."
         return path
     segments = path.split("/")
+    if not segments[0]:
+        # An absolute path: each segment moves to the output (2E), "." vanishes (2B), ".." removes the last
+        # output segment (2C), and a final "." or ".." leaves a trailing "/" (2B, 2C at the end of the input).
+        output: list[str] = []
+        for segment in segments[1:]:
+            if segment == "..":
+                if output:
+                    output.pop()
+            elif segment != ".":
+                output.append(segment)
+        if segments[-1] == "." or segments[-1] == "..":
+            output.append("")
+        return "/" + "/".join(output)
+    return _remove_dot_segments_rootless(segments)
+
+
+def _remove_dot_segments_rootless(segments: list[str]) -> str:
+    # A rootless path: its first segment carries no "/", so 2C may leave the output starting with one.
     last = len(segments) - 1
     first = segments[0]
     i = 1
@@ -48,12 +66,10 @@ def merge(base_authority: str | None, base_path: str, reference_path: str) -> st
 
 
 def _components(value: str | URIReference) -> tuple[str | None, str | None, str, str | None, str | None]:
-    if type(value) is str:
-        return split(value).groups()  # type: ignore[union-attr,return-value]  # appendix B matches any string
     if isinstance(value, URIReference):
         return value
     if isinstance(value, str):
-        return split(value).groups()  # type: ignore[union-attr,return-value]
+        return split(value).groups()  # type: ignore[union-attr,return-value]  # appendix B matches any string
     raise TypeError(f"expected a str or URIReference, not {type(value).__name__}")
 
 
@@ -68,8 +84,12 @@ def resolve(base: str | URIReference, reference: str | URIReference, *, strict: 
     >>> resolve("http://a/b/c/d;p?q", "../g")
     'http://a/b/g'
     """
-    r_scheme, authority, path, query, fragment = _components(reference)
-    b_scheme, b_authority, b_path, b_query, _ = _components(base)
+    if type(reference) is str and type(base) is str:  # the hot path: two appendix B matches
+        r_scheme, authority, path, query, fragment = split(reference).groups()  # type: ignore[union-attr]
+        b_scheme, b_authority, b_path, b_query, _ = split(base).groups()  # type: ignore[union-attr]
+    else:
+        r_scheme, authority, path, query, fragment = _components(reference)
+        b_scheme, b_authority, b_path, b_query, _ = _components(base)
 
     # 5.2.2: "A non-strict parser may ignore a scheme in the reference if it is identical to the base URI's scheme."
     if not strict and r_scheme is not None and b_scheme is not None and r_scheme.lower() == b_scheme.lower():

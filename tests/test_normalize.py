@@ -1,0 +1,108 @@
+"""Normalization and comparison, RFC 3986 section 6: the RFC's examples and the public vectors."""
+
+from __future__ import annotations
+
+import pytest
+from fixtures_loader import load_json
+from hypothesis import given
+from hypothesis import strategies as st
+
+import linkkit
+
+CASES = load_json("uri/normalize.json")["cases"]
+RFC_CASES = [c for c in CASES if c["level"] in ("syntax", "scheme")]
+
+
+def _id(case: dict) -> str:
+    return f"{case['source']}:{case['level']}:{case['input']}"
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["source"] == "rfc3986-6"], ids=_id)
+def test_rfc3986_6_2_2_and_6_2_3_examples(case: dict) -> None:
+    assert linkkit.normalize(case["input"], level=case["level"]) == case["expected"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["source"] == "rfc1738-3"], ids=_id)
+def test_rfc1738_default_ports_are_removed_at_scheme_level(case: dict) -> None:
+    assert linkkit.normalize(case["input"], level=case["level"]) == case["expected"]
+
+
+def test_all_184_syntax_and_scheme_vectors_pass() -> None:
+    assert len(RFC_CASES) == 184
+    failures = [(_id(c), c["expected"], linkkit.normalize(c["input"], level=c["level"])) for c in RFC_CASES
+                if linkkit.normalize(c["input"], level=c["level"]) != c["expected"]]
+    assert failures == []
+
+
+@pytest.mark.parametrize("case", [c for c in RFC_CASES if "syntax_expected" in c], ids=_id)
+def test_syntax_level_is_6_2_2_alone(case: dict) -> None:
+    assert linkkit.normalize(case["input"], level="syntax") == case["syntax_expected"]
+
+
+@pytest.mark.parametrize("case", [c for c in RFC_CASES if "scheme_expected" in c], ids=_id)
+def test_scheme_level_adds_6_2_3(case: dict) -> None:
+    assert linkkit.normalize(case["input"], level="scheme") == case["scheme_expected"]
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if c["level"] == "extra" and "rfc_expected" in c], ids=_id
+)
+def test_peer_extras_are_not_the_default(case: dict) -> None:
+    # Query sorting, fragment dropping, IDNA and the like are beyond RFC 3986 6: the RFC value is given.
+    assert linkkit.normalize(case["input"]) == case["rfc_expected"]
+
+
+def test_reserved_characters_are_never_decoded() -> None:
+    # RFC 3986 6.2.2.2: only unreserved characters may be decoded; %2F and %3A keep their meaning.
+    assert linkkit.normalize("http://a/b%2fc%3a%41") == "http://a/b%2Fc%3AA"
+
+
+def test_empty_query_and_fragment_are_kept() -> None:
+    assert linkkit.normalize("http://a/?#") == "http://a/?#"
+
+
+def test_an_ipv6_zone_id_keeps_its_case() -> None:
+    assert linkkit.normalize("http://[FE80::A%25En1]/") == "http://[fe80::a%25En1]/"
+
+
+def test_an_authority_less_path_never_turns_into_an_authority() -> None:
+    # The literal 5.2.4 result "scheme://x" would read "x" as a host; "/." keeps it a path.
+    assert linkkit.normalize("scheme:/.//x") == "scheme:/.//x"
+
+
+def test_relative_path_references_keep_their_dot_segments() -> None:
+    # RFC 3986 6.1: a relative reference is compared after resolution; "../g" depends on its base.
+    assert linkkit.normalize("../a/./b") == "../a/./b"
+    assert linkkit.normalize("/a/./b/../c") == "/a/c"
+
+
+def test_an_unknown_level_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="level"):
+        linkkit.normalize("http://a/", level="full")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("http://example.com", "HTTP://EXAMPLE.COM:80/", True),  # RFC 3986 6.2.3
+        ("http://example.com/%7Esmith", "http://example.com/~smith", True),  # 6.2.2.2
+        ("http://example.com/a/../b", "http://example.com/b", True),  # 6.2.2.3
+        ("http://example.com/A", "http://example.com/a", False),  # paths are case-sensitive
+        ("https://example.com:443/", "https://example.com", True),
+        ("http://example.com:8080/", "http://example.com/", False),
+        ("urn:example:a123,z456", "URN:EXAMPLE:a123,z456", True),  # RFC 8141 3.2
+        ("urn:example:a123,z456", "urn:example:A123,z456", False),
+    ],
+)
+def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> None:
+    assert linkkit.equivalent(a, b) is same
+    assert linkkit.equivalent(b, a) is same
+
+
+_URI_TEXT = st.text(alphabet="hHtTpP:/?#.%2eEfF7~aA[]@", max_size=30) | st.text(max_size=20)
+
+
+@given(_URI_TEXT, st.sampled_from(["syntax", "scheme"]))
+def test_normalize_is_idempotent(text: str, level: str) -> None:
+    once = linkkit.normalize(text, level=level)  # type: ignore[arg-type]
+    assert linkkit.normalize(once, level=level) == once  # type: ignore[arg-type]
