@@ -7,7 +7,12 @@ The modules follow the data: ``charset`` and ``uri`` (the RFC 3986 model), ``res
 from .errors import InputError, LinkkitError, ResolutionError, URIError
 from .normalize import equivalent, normalize
 from .resolve import remove_dot_segments, resolve
+from .reference import Reference
+from .scanner import ScanOptions, findall, finditer, sub, subn
 from .uri import HostKind, URIReference, compose, parse
+from .urn import URN, parse_urn
+from .scheme_specific import scheme_specific
+from .validate import Violation, is_valid, validate
 
 __all__ = [
     "HostKind",
@@ -22,4 +27,16 @@ __all__ = [
     "parse",
     "remove_dot_segments",
     "resolve",
+    "Reference",
+    "ScanOptions",
+    "findall",
+    "finditer",
+    "sub",
+    "subn",
+    "URN",
+    "parse_urn",
+    "scheme_specific",
+    "Violation",
+    "is_valid",
+    "validate",
 ]

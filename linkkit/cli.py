@@ -1,4 +1,4 @@
-"""The command line: ``linkkit extract`` and ``linkkit rewrite`` over files or standard input.
+"""The command line: ``linkkit extract``, ``linkkit rewrite`` and ``linkkit absolutize`` over files or standard input.
 
 Each subcommand is one ``add_*`` function that registers its parser and the function that runs it; adding a
 subcommand is writing one such function and listing it in ``COMMANDS``. Inputs are decoded as UTF-8 (or
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -19,8 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from .errors import InputError
+from . import html
+from .errors import InputError, ResolutionError
 from .normalize import normalize
+from .resolve import resolve
 from .scanner import finditer, sub
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
@@ -39,15 +42,21 @@ class Input:
     def label(self) -> str:
         return "<stdin>" if self.name == STDIN else self.name
 
+    def read_bytes(self) -> bytes:
+        """The whole input, as it is."""
+        if self.name == STDIN:
+            return sys.stdin.buffer.read()
+        try:
+            return Path(self.name).read_bytes()
+        except OSError as error:
+            raise InputError(self.label, error.strerror or str(error)) from None
+
     def read_text(self) -> str:
         """The whole input as text, undecodable bytes kept as lone surrogates (PEP 383)."""
-        if self.name == STDIN:
-            data = sys.stdin.buffer.read()
-        else:
-            try:
-                data = Path(self.name).read_bytes()
-            except OSError as error:
-                raise InputError(self.label, error.strerror or str(error)) from None
+        return self.decode(self.read_bytes())
+
+    def decode(self, data: bytes) -> str:
+        """*data* read from this input as text, undecodable bytes kept as lone surrogates (PEP 383)."""
         try:
             return data.decode(self.encoding, ERRORS)
         except LookupError:
@@ -124,14 +133,20 @@ def run_extract(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> i
     failed = False
     options = _scanner_options(args)
     for source in _inputs(args):
+        records: Iterable[dict[str, Any]]
         try:
-            text = source.read_text()
+            data = source.read_bytes()
+            if _looks_like_html(source, data):
+                records = _html_records(source, data, args)
+            else:
+                text = source.decode(data)
+                _warn_undecodable(source, text, stderr)
+                records = _extract_records(source, text, options)
         except InputError as error:
             _error(str(error), stderr)
             failed = True
             continue
-        _warn_undecodable(source, text, stderr)
-        for record in _extract_records(source, text, options):
+        for record in records:
             if args.unique:
                 if record["uri"] in seen:
                     continue
@@ -145,11 +160,12 @@ def run_extract(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> i
 
 
 def add_extract(commands: argparse._SubParsersAction) -> None:
-    parser = commands.add_parser("extract", help="print the URI references found in text")
+    parser = commands.add_parser("extract", help="print the URI references found in text or HTML")
     _add_scanner_options(parser)
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="one URI per line, or JSON lines")
     parser.add_argument("--unique", action="store_true", help="print each URI once, at its first occurrence")
-    parser.set_defaults(run=run_extract)
+    parser.add_argument("--base", metavar="URL", help="retrieval URL of HTML inputs: their links are resolved against it")
+    parser.set_defaults(run=run_extract, check=lambda args: _check_base(args, parser))
 
 
 # -- rewrite -----------------------------------------------------------------------------------------------------
@@ -173,11 +189,16 @@ def _replacement(args: argparse.Namespace) -> Callable[[Any], str]:
 
 def _write_atomically(path: Path, text: str, encoding: str) -> None:
     """Replace *path* by *text* via a temporary file in the same directory, keeping the file's mode."""
+    _write_bytes_atomically(path, text.encode(encoding, ERRORS))
+
+
+def _write_bytes_atomically(path: Path, data: bytes) -> None:
+    """Replace *path* by *data* via a temporary file in the same directory, keeping the file's mode."""
     mode = path.stat().st_mode if path.exists() else None
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
-            out.write(text.encode(encoding, ERRORS))
+            out.write(data)
         if mode is not None:
             os.chmod(temp, mode)
         os.replace(temp, path)
@@ -244,9 +265,115 @@ def add_rewrite(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run_rewrite, check=lambda args: _check_rewrite_usage(args, parser))
 
 
+# -- HTML: extract's HTML branch and absolutize (issue 4) --------------------------------------------------------
+
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
+# An input that opens, after whitespace and comments, with an HTML doctype or an html, head or body tag.
+_HTML_START = re.compile(r"(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html|head|body)[\s/>]", re.IGNORECASE | re.DOTALL)
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _looks_like_html(source: Input, data: bytes) -> bool:
+    """HTML by extension (.html, .htm, .xhtml, .shtml) or by content: the input starts as an HTML document."""
+    if Path(source.name).suffix.lower() in HTML_SUFFIXES:
+        return True
+    head = data[:1024]
+    start = head.decode("utf-16", "ignore") if head[:2] in _UTF16_BOMS else head.decode("latin-1")
+    return _HTML_START.match(start.removeprefix("\xef\xbb\xbf")) is not None
+
+
+def _html_records(source: Input, data: bytes, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """One JSON-ready record per link of an HTML input; spans are byte offsets into the file."""
+    # HTML carries its encoding (BOM, <meta charset>): --encoding overrides it only when given another value
+    encoding = None if args.encoding == "utf-8" else args.encoding
+    try:
+        found = html.links(data, base_url=args.base, encoding=encoding)
+    except LookupError as error:
+        raise InputError(source.label, str(error)) from None
+    return [
+        {"file": source.label, "tag": link.tag, "attr": link.attr, "raw": link.raw, "uri": link.uri,
+         "span": list(link.span)}
+        for link in found
+    ]
+
+
+def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    if args.base is not None:
+        try:
+            resolve(args.base, "")
+        except ResolutionError as error:
+            parser.error(f"--base: {error}")
+
+
+def _write_bytes(stream: IO[str], data: bytes) -> None:
+    """Write *data* unchanged to the binary buffer under a text stream."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(data.decode("utf-8", ERRORS))
+        return
+    stream.flush()
+    buffer.write(data)
+    buffer.flush()
+
+
+def run_absolutize(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+    failed = False
+    for name in args.files or [STDIN]:
+        source = Input(name, args.encoding or "utf-8")
+        try:
+            data = source.read_bytes()
+            result = html.absolutize(data, args.base, encoding=args.encoding)
+        except InputError as error:
+            _error(str(error), stderr)
+            failed = True
+            continue
+        except LookupError as error:
+            _error(f"{source.label}: {error}", stderr)
+            failed = True
+            continue
+        target = name if args.in_place else args.output
+        try:
+            if args.in_place:
+                if result != data:
+                    _write_bytes_atomically(Path(name), result)
+            elif args.output is not None:
+                _write_bytes_atomically(Path(args.output), result)
+            else:
+                _write_bytes(stdout, result)
+        except OSError as error:
+            _error(f"{target}: cannot write: {error.strerror or error}", stderr)
+            failed = True
+    return EXIT_SOME_FAILED if failed else EXIT_OK
+
+
+def _check_absolutize_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    _check_base(args, parser)
+    if args.in_place and (not args.files or STDIN in args.files):
+        parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
+    if args.output is not None and len(args.files) > 1:
+        parser.error("-o/--output takes one input; use --in-place to absolutize several files")
+    if args.output is not None and any(
+        name != STDIN and Path(name).resolve() == Path(args.output).resolve() for name in args.files
+    ):
+        parser.error(f"-o {args.output} is also the input; use --in-place to rewrite a file in place")
+
+
+def add_absolutize(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "absolutize", help="make every link of an HTML document absolute, leaving every other byte as it is"
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="HTML files (standard input when none, or -)")
+    parser.add_argument("--base", required=True, metavar="URL", help="the retrieval URL of the document(s)")
+    parser.add_argument("--encoding", help="document encoding (default: BOM, <meta charset>, else UTF-8)")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+    target.add_argument("--in-place", action="store_true", help="rewrite each input file atomically")
+    parser.set_defaults(run=run_absolutize, check=lambda args: _check_absolutize_usage(args, parser))
+
+
 # -- main --------------------------------------------------------------------------------------------------------
 
-COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_extract, add_rewrite)
+COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_extract, add_rewrite, add_absolutize)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,6 +11,16 @@ class URIError(LinkkitError, ValueError):
     """A URI reference cannot be used for the requested operation."""
 
 
+class URISyntaxError(URIError):
+    """A string breaks a rule of a URI grammar (RFC 8141, RFC 1738 5): names it, the 0-based position, the rule."""
+
+    def __init__(self, text: str, position: int, rule: str) -> None:
+        super().__init__(f"{text!r} at position {position}: expected {rule}")
+        self.text = text
+        self.position = position
+        self.rule = rule
+
+
 class ResolutionError(URIError):
     """Reference resolution (RFC 3986 section 5) is impossible, e.g. the base URI is not absolute."""
 

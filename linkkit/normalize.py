@@ -8,6 +8,8 @@ from .percent import normalize_percent_encoding
 from .resolve import remove_dot_segments
 from .schemes import SCHEMES
 from .uri import URIReference, recompose, split, split_authority
+from .urn import URNError, is_urn, normalize_urn
+from .urn import equivalent as urn_equivalent
 
 Level = Literal["syntax", "scheme"]
 
@@ -36,7 +38,7 @@ def _normalize_authority(authority: str, scheme: str, level: Level) -> str:
         host = normalize_host(host)
     else:  # the common case: a plain reg-name or IPv4 host, maybe a port
         userinfo = None
-        host, colon, port = _lower_ascii(authority).partition(":")  # type: ignore[assignment]
+        host, colon, port = _lower_ascii(authority).partition(":")
         if not colon:
             return host
     if level == "scheme" and port is not None:
@@ -58,7 +60,8 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
     adds 6.2.3: the default and the empty port removed, an empty path becomes "/" where the scheme says so.
     A reserved character is never decoded, and an empty query or fragment is never dropped.
 
-    A relative-path reference keeps its dot segments, which only resolution can settle (RFC 3986 6.1).
+    A valid URN is normalized by RFC 8141 3.1 instead: ``urn`` and the NID lower-cased, hex upper-cased,
+    nothing decoded. A relative-path reference keeps its dot segments, which only resolution can settle (RFC 3986 6.1).
 
     >>> normalize("HTTP://www.Example.com:80/a/./b/../%7euser")
     'http://www.example.com/a/~user'
@@ -74,6 +77,11 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
 
     if scheme is not None:
         scheme = _lower_ascii(scheme)  # RFC 3986 6.2.2.1 (3.1: schemes are case-insensitive)
+        if scheme == "urn" and authority is None:
+            try:  # RFC 8141 3.1: a URN's percent-encoding is never decoded; its NID is case-insensitive
+                return normalize_urn(uri if isinstance(uri, str) else recompose(*uri))
+            except URNError:
+                pass  # not a valid URN: the generic ladder of RFC 3986 applies
     if authority is not None:
         authority = _normalize_authority(authority, scheme or "", level)
     if "%" in path:
@@ -98,11 +106,9 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
 def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
     """Whether *a* and *b* identify the same resource under the ladder of RFC 3986 6.2 (through 6.2.3).
 
-    ``urn:`` references are compared by the lexical equivalence of RFC 8141 3.1 instead.
+    Two valid URNs are compared by the lexical equivalence of RFC 8141 3.1 instead (components ignored).
     """
     sa, sb = str(a), str(b)
-    if sa[:4].lower() == "urn:" and sb[:4].lower() == "urn:":
-        from .urn import equivalent as urn_equivalent
-
+    if sa[:4].lower() == "urn:" and sb[:4].lower() == "urn:" and is_urn(sa) and is_urn(sb):
         return urn_equivalent(sa, sb)
     return normalize(sa) == normalize(sb)

@@ -1,4 +1,4 @@
-"""The URI reference model: lenient parsing (RFC 3986 appendix B) and exact recomposition (section 5.3).
+r"""The URI reference model: lenient parsing (RFC 3986 appendix B) and exact recomposition (section 5.3).
 
     foo://user:pass@example.com:8042/over/there?name=ferret#nose
     \_/   \________________________/\_________/ \_________/ \__/

@@ -106,3 +106,13 @@ _URI_TEXT = st.text(alphabet="hHtTpP:/?#.%2eEfF7~aA[]@", max_size=30) | st.text(
 def test_normalize_is_idempotent(text: str, level: str) -> None:
     once = linkkit.normalize(text, level=level)  # type: ignore[arg-type]
     assert linkkit.normalize(once, level=level) == once  # type: ignore[arg-type]
+
+
+def test_a_urn_is_normalized_without_decoding() -> None:
+    # RFC 8141 3.1: "percent-encoded characters ... are never decoded"; the NID is case-insensitive.
+    assert linkkit.normalize("URN:FOO:%41%2c") == "urn:foo:%41%2C"
+
+
+def test_an_invalid_urn_falls_back_to_the_generic_ladder() -> None:
+    assert linkkit.normalize("URN:x:%7e") == "urn:x:~"  # a one-letter NID is no URN (RFC 8141 2)
+    assert linkkit.equivalent("urn:x:y", "urn:x:y")

@@ -1,0 +1,536 @@
+"""The plain-text scanner: find the URI references a careful reader would, as RFC 3986 appendix C (draft appendix E),
+RFC 2396 appendix E and the RFC 1738 appendix tell a reader to delimit them, in one linear pass.
+
+After robinst/linkify: one compiled pattern finds *triggers* (a ``:`` after a scheme character, ``www.`` and
+``ftp.``, ``@`` when e-mails are wanted); from each trigger the scanner walks back to the reference's start, looks
+at what delimits it (``<...>``, ``URL:``, quotes, brackets, Markdown), and walks forward to its end.  Text without a
+trigger costs one regex search and no Python work per character; every walk is bounded or consumes what it walks
+over, so the scan is linear in the length of the text.
+
+>>> [ref.uri for ref in finditer('Yes, Jim, I found it under "http://www.w3.org/Addressing/".')]
+['http://www.w3.org/Addressing/']
+>>> findall("see <URL:ftp://ds.internic.\\n  net/rfc/> or www.example.org.")
+['ftp://ds.internic.net/rfc/', 'http://www.example.org']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Protocol
+
+import regex
+
+from .charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS
+from .percent import percent_encode
+from .reference import Delimiter, Kind, Reference
+from .schemes import KNOWN_SCHEMES
+from .urn import is_urn
+
+__all__ = ["Reference", "ScanOptions", "finditer", "finditer_stream", "findall", "sub", "subn"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScanOptions:
+    """What the scanner looks for; passed to :func:`finditer` and its kin as keyword arguments.
+
+    - ``abbreviated``: complete ``www.`` hosts with ``http://`` and ``ftp.`` hosts with ``ftp://`` (RFC 3986
+      draft appendix F, "Abbreviated URIs"); ``.raw`` keeps what was written.
+    - ``emails``: find bare e-mail addresses (``user@example.org``) as ``mailto:`` references.
+    - ``max_length``: the longest reference, in characters, counted from its first character; a longer run of URI
+      characters is cut there (and the scan goes on after it).  It bounds the memory of :func:`finditer_stream`.
+    """
+
+    abbreviated: bool = True
+    emails: bool = False
+    max_length: int = 1 << 20
+
+    def __post_init__(self) -> None:
+        if self.max_length < 1:
+            raise ValueError(f"max_length must be at least 1, not {self.max_length!r}")
+
+
+# --- character classes: derived from linkkit.charset (RFC 3986 section 2), never retyped ---------------------------
+
+# RFC 3987 2.2 (ucschar): non-ASCII letters, marks and digits belong to an IRI and are kept as written; Unicode
+# punctuation, symbols and spaces ("。，、）」", NO-BREAK SPACE) do not, so they end a reference (policy rule 10).
+_IRI_LETTERS = r"\p{L}\p{M}\p{N}"
+
+# A closing bracket ends a bare reference unless an opening partner precedes it inside the reference (policy
+# rule 5): "(see http://example.org/)" versus "http://en.example.org/wiki/URI_(disambiguation)"; IPv6 literals
+# ("http://[::1]/", RFC 3986 3.2.2) are the reason "[" and "]" are counted too.
+_CLOSING = {")": "(", "]": "["}
+
+# Characters that may appear inside a bare reference but never end it (RFC 3986 appendix C: "punctuation marks
+# that might be mistaken for part of the URI"); a run of them ("...") goes too.  One entry per character:
+_PROSE_PUNCTUATION = {
+    ".": "ends a sentence: 'pick it up from http://example.org/.'",
+    ",": "separates items of a list: 'http://a.example/, http://b.example/'",
+    ";": "separates clauses",
+    ":": "introduces what follows: 'at http://example.org/: it says'",
+    "!": "ends an exclamation",
+    "?": "ends a question: 'did you try http://example.org/?'",
+    "'": "closes a single-quoted reference: 'http://example.org/'",
+}
+
+# Openers and their closers, for naming the delimiter of a bare reference (policy rule 1): RFC 3986 appendix C's
+# double quotes, single quotes, the brackets of prose and Markdown, and their CJK and full-width forms.
+_ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
+    '"': ('"', "quote"),
+    "'": ("'", "quote"),
+    "\u201c": ("\u201d", "quote"),  # “ ”
+    "\u2018": ("\u2019", "quote"),  # ‘ ’
+    "\u300c": ("\u300d", "quote"),  # 「 」
+    "\u300e": ("\u300f", "quote"),  # 『 』
+    "(": (")", "bracket"),
+    "[": ("]", "bracket"),
+    "\uff08": ("\uff09", "bracket"),  # （ ）
+    "\u3010": ("\u3011", "bracket"),  # 【 】
+    "<": (">", "angle"),  # an e-mail in <...>; URIs in <...> take the angle path below
+}
+
+
+def _class(chars: str, *, plus: str = "", minus: str = "") -> str:
+    """A regex character class of *chars* (less *minus*) and the raw class items *plus*."""
+    return "[" + "".join(regex.escape(c) for c in chars if c not in minus) + plus + "]"
+
+
+# Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI letters, except the
+# closing brackets, which the walk forward weighs one at a time.
+_BARE_RUN = regex.compile(_class(URI_CHARS, plus=_IRI_LETTERS, minus="".join(_CLOSING)) + "*+")
+# Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E).
+_ANGLE_RUN = regex.compile(_class(URI_CHARS, plus=_IRI_LETTERS + r"\s") + "*+")
+_PROSE_RUN_BACK = regex.compile(_class("".join(_PROSE_PUNCTUATION)) + "+", regex.REVERSE)
+_WHITESPACE = regex.compile(r"\s")
+
+# --- walking back ----------------------------------------------------------------------------------------------
+
+_MAX_SCHEME = 64  # the longest IANA scheme name has 38 characters; a longer run before ":" is prose or code
+_MAX_LOCAL_PART = 64  # RFC 5321 4.5.3.1.1: a local-part has at most 64 octets
+_MAX_WRAP = 64  # whitespace that may wrap a reference: around a line break, between "<", "URL:" and the scheme
+# RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ); walked back from the ":" trigger.
+_SCHEME_RUN_BACK = regex.compile(_class(SCHEME_CHARS) + "+", regex.REVERSE)
+_ALPHA_SET = frozenset(ALPHA)
+_SCHEME_SET = frozenset(SCHEME_CHARS)
+# RFC 1738 appendix / RFC 2396 appendix E: "<", optional "URL:" (any case), whitespace in between is ignored.
+_ANGLE_OPEN_BACK = regex.compile(rf"<\s{{0,{_MAX_WRAP}}}(?:(?i:URL):\s{{0,{_MAX_WRAP}}})?", regex.REVERSE)
+# RFC 2396 appendix E: the prefix "URL:" "(with or without a trailing space)" before a bare reference.
+_URL_PREFIX_BACK = regex.compile(r"(?i:URL): ?", regex.REVERSE)
+_ASCII_ALNUM = frozenset(ALPHA + DIGIT)
+# The dot-atom characters of an e-mail local-part that prose does not also use (RFC 5322 3.2.3, less the atext
+# symbols "!#$&'*/=?^`{|}~", which glue addresses to the words around them), with IRI letters (RFC 6531 3.3).
+_LOCAL_PART_CHARS = r"\p{L}\p{N}._%+\-"
+_LOCAL_PART_BACK = regex.compile(f"[{_LOCAL_PART_CHARS}]{{1,{_MAX_LOCAL_PART}}}", regex.REVERSE)
+_LOCAL_PART_CHAR = regex.compile(f"[{_LOCAL_PART_CHARS}]")
+# Before "www." or "ftp.": a character that would make it the middle of a word, a host, a path or a query.
+_ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
+
+# --- walking forward -------------------------------------------------------------------------------------------
+
+# RFC 2396 appendix E: "a line break immediately after a hyphen" -- "ignore all unescaped whitespace around the
+# line break".  One line break only: a blank line ends a paragraph, and a reference with it.
+_HYPHEN_WRAP = regex.compile(rf"[ \t]{{0,{_MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{_MAX_WRAP}}}")
+_HYPHEN_WRAP_REACH = 2 * _MAX_WRAP + 2 + _MAX_SCHEME + 3  # how far past a hyphen the decision may look
+# A hyphen-wrapped line does not continue into a line that starts a reference of its own.
+_SCHEME_AHEAD = regex.compile(_class(ALPHA) + _class(SCHEME_CHARS) + f"{{0,{_MAX_SCHEME - 1}}}:")
+_ABBREVIATED_AHEAD = regex.compile(r"(?i:www|ftp)\.")
+# Where a hyphen removed from a wrapped line gives the other reading (RFC 2396 appendix E: "the hyphen may or
+# may not actually be part of the URL").
+_HYPHEN_AT_BREAK = regex.compile(r"-(?=[^\S\r\n]*[\r\n])")
+
+# RFC 1034 3.5 / RFC 1123 2.1: a label is letters, digits and inner hyphens, at most 63 characters; IDN labels
+# (RFC 5890) in their Unicode form are letters too.
+_LABEL = r"[\p{L}\p{N}](?:[\p{L}\p{N}\-]{0,61}[\p{L}\p{N}])?"
+# RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
+# authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
+_ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})+(?:[:/?#]|\Z)", regex.IGNORECASE)
+_EMAIL_DOMAIN = regex.compile(rf"{_LABEL}(?:\.{_LABEL})+")
+_LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
+
+# --- triggers --------------------------------------------------------------------------------------------------
+
+# Each kind of trigger has its own pattern: three simple searches run several times faster than one alternation.
+# A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
+# separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
+# not whitespace (policy rule 6).
+_SCHEME_TRIGGER = regex.compile(r"(?<=[A-Za-z+.\-][0-9]{0,4}):(?=\S)")
+# RFC 3986 draft appendix F; spelt out rather than case-folded, which keeps the search on its fast path.
+_ABBREVIATED_TRIGGER = regex.compile(r"(?:www|WWW|Www|ftp|FTP|Ftp)\.")
+_EMAIL_TRIGGER = regex.compile(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
+_MARGIN = 16  # streams: a trigger this close to the end of the text read so far waits for more text
+# Streams keep this much text before the resume point: every walk back above stays within it.
+_LOOKBEHIND = 4 * _MAX_WRAP + _MAX_SCHEME + _MAX_LOCAL_PART + 64
+
+
+@dataclass(frozen=True, slots=True)
+class _Extent:
+    """Where a candidate reference lies once delimited: its own span, its delimited span, and what delimits it."""
+
+    start: int
+    end: int
+    outer_start: int
+    outer_end: int
+    delimiter: Delimiter
+    horizon: int  # one past the last character the decision looked at (streams must have read that far)
+
+
+def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
+    """Delimit the reference that starts at *start* (RFC 3986 appendix C, RFC 2396 appendix E, RFC 1738 appendix)."""
+    limit = min(len(text), start + max_length)
+    angle = _ANGLE_OPEN_BACK.match(text, max(floor, start - 3 * _MAX_WRAP), start)
+    looked = start
+    if angle is not None:
+        # Policy rule 3: inside <...> whitespace (line breaks too) is ignored up to the ">".
+        stop = _ANGLE_RUN.match(text, start, limit).end()  # type: ignore[union-attr]  # matches the empty string
+        if text.startswith(">", stop):
+            end = start + len(text[start:stop].rstrip())
+            delimiter: Delimiter = "url-prefix" if ":" in angle.group() else "angle"
+            return _Extent(start, end, angle.start(), stop + 1, delimiter, stop + 1)
+        looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
+    end, horizon = _bare_end(text, start, limit)
+    horizon = max(horizon, looked)
+    prefix = _URL_PREFIX_BACK.match(text, max(floor, start - 5), start)
+    if prefix is not None and (prefix.start() == 0 or text[prefix.start() - 1] not in _ASCII_ALNUM):
+        # Policy rule 2: a bare "URL:" prefix is a delimiter, not part of the reference.
+        return _Extent(start, end, prefix.start(), end, "url-prefix", max(horizon, end + 1))
+    return _enclosed(text, start, end, horizon)
+
+
+def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
+    """Name the delimiter of a bare reference: the opener just before it and its closer just after it."""
+    if start > 0 and end < len(text):
+        closer, delimiter = _ENCLOSERS.get(text[start - 1], ("", "bare"))
+        if closer and text[end] == closer:
+            if delimiter == "bracket" and text.startswith("](", start - 2):
+                delimiter = "markdown"  # [text](url): CommonMark 6.3's inline link destination
+            return _Extent(start, end, start - 1, end + 1, delimiter, max(horizon, end + 1))
+    return _Extent(start, end, start, end, "bare", max(horizon, end + 1))
+
+
+def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
+    """The end of a bare reference and the horizon of that decision: runs of URI characters, balanced closing
+    brackets, hyphen-wrapped lines (RFC 2396 appendix E), less the punctuation that ends prose (policy rule 5)."""
+    pos = start
+    opened = {"(": 0, "[": 0}
+    wraps: list[tuple[int, int]] = []  # (end of the hyphen, start of the continuation)
+    horizon = start
+    while True:
+        end = _BARE_RUN.match(text, pos, limit).end()  # type: ignore[union-attr]  # matches the empty string
+        horizon = max(horizon, end + 1)
+        for opener in opened:
+            opened[opener] += text.count(opener, pos, end)
+        if end >= limit:
+            break
+        partner = _CLOSING.get(text[end])
+        if partner is not None:
+            if opened[partner] == 0:
+                break  # a closing bracket with no opening partner inside the reference ends it
+            opened[partner] -= 1
+            pos = end + 1
+            continue
+        if end > start and text[end - 1] == "-":
+            horizon = max(horizon, end + _HYPHEN_WRAP_REACH)
+            resume = _continuation(text, end, limit)
+            if resume is not None:
+                wraps.append((end, resume))
+                pos = resume
+                continue
+        break
+    punctuation = _PROSE_RUN_BACK.match(text, start, end)
+    while punctuation is not None:
+        end = punctuation.start()
+        if not wraps or end > wraps[-1][1]:
+            break
+        end = wraps.pop()[0]  # the continuation was punctuation only: the hyphen ends the reference
+        punctuation = _PROSE_RUN_BACK.match(text, start, end)
+    return end, horizon
+
+
+def _continuation(text: str, hyphen_end: int, limit: int) -> int | None:
+    """Where the next line continues a reference broken after a hyphen (RFC 2396 appendix E), or None."""
+    wrap = _HYPHEN_WRAP.match(text, hyphen_end, limit)
+    if wrap is None:
+        return None
+    resume = wrap.end()
+    if resume >= limit or _BARE_RUN.match(text, resume, resume + 1).end() == resume:  # type: ignore[union-attr]
+        return None
+    if _ABBREVIATED_AHEAD.match(text, resume) is not None:
+        return None
+    scheme = _SCHEME_AHEAD.match(text, resume)
+    if scheme is not None:
+        name = scheme.group()[:-1].lower()
+        if name in KNOWN_SCHEMES or text.startswith("//", scheme.end()):
+            return None
+    return resume
+
+
+def _cleaned(raw: str) -> str:
+    """The reference without the whitespace that wraps it (RFC 2396 appendix E: "should be ignored")."""
+    return "".join(raw.split()) if _WHITESPACE.search(raw) else raw
+
+
+def _alternatives(raw: str, uri: str, prefix: str = "") -> tuple[str, ...]:
+    """The reading without the hyphens at line breaks, if it differs (RFC 2396 appendix E)."""
+    if "-" not in raw or ("\n" not in raw and "\r" not in raw):
+        return ()
+    other = prefix + _cleaned(_HYPHEN_AT_BREAK.sub("", raw))
+    return (other,) if other != uri else ()
+
+
+# --- the three kinds of trigger --------------------------------------------------------------------------------
+
+_Candidate = tuple[Reference | None, int]  # the reference (None: not one) and the horizon of that decision
+
+
+def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
+    """Walk back from a ":" to the scheme that ends there (RFC 3986 3.1, policy rule 6): its start and name."""
+    low = max(floor, colon - _MAX_SCHEME)
+    run = _SCHEME_RUN_BACK.match(text, low, colon)
+    if run is None:
+        return None
+    start = run.start()
+    if start == low and low > floor and text[low - 1] in _SCHEME_SET:
+        return None  # longer than any scheme: an identifier of code, not a scheme
+    while start < colon and text[start] not in _ALPHA_SET:
+        start += 1  # RFC 3986 3.1: a scheme begins with a letter ("2http://" begins at "h")
+    name = text[start:colon].lower()
+    if name in KNOWN_SCHEMES:
+        return start, name
+    # "e.g.http://..." -- a sentence glued to a known scheme by a full stop ("git+ssh" and "coap-x" stay whole).
+    for index, char in enumerate(name):
+        if char == "." and name[index + 1 :] in KNOWN_SCHEMES:
+            return start + index + 1, name[index + 1 :]
+    if name and name != "url" and text.startswith("//", colon + 1):
+        return start, name  # any valid scheme followed by "//" (policy rule 6)
+    return None
+
+
+def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -> _Candidate:
+    found = _scheme_start(text, colon, floor)
+    if found is None:
+        return None, colon + 3
+    start, name = found
+    extent = _extent(text, start, floor, options.max_length)
+    raw = text[extent.start : extent.end]
+    uri = _cleaned(raw)
+    rest = uri[len(name) + 1 :]
+    # Policy rule 6: "scheme:" followed by nothing usable ("the http:// prefix") is no reference.
+    if not rest or (rest.startswith("//") and not rest.strip("/")):
+        return None, extent.horizon
+    kind: Kind = "uri"
+    if name == "urn":
+        # Policy rule 7 (RFC 8141 2): a "urn:" reference must be a URN; IRI letters are checked as their
+        # percent-encoded octets (RFC 3987 3.1).
+        if not is_urn(percent_encode(uri, URI_CHARS)):
+            return None, extent.horizon
+        kind = "urn"
+    return _reference(text, extent, uri, kind, _alternatives(raw, uri)), extent.horizon
+
+
+def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
+    if at > 0 and text[at - 1] in _ABBREVIATED_NOT_AFTER:
+        return None, at + 5
+    extent = _extent(text, at, floor, options.max_length)
+    raw = text[extent.start : extent.end]
+    written = _cleaned(raw)
+    if _ABBREVIATED.match(written) is None:
+        return None, extent.horizon
+    # RFC 3986 draft appendix F: "most hostnames beginning with "www" are likely to have a URI prefix of
+    # "http://"", and "ftp." hosts serve FTP (RFC 1738 3.2).
+    prefix = "http://" if written[:1] in "wW" else "ftp://"
+    uri = prefix + written
+    return _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix)), extent.horizon
+
+
+def _email_candidate(text: str, at: int, floor: int) -> _Candidate:
+    low = max(floor, at - _MAX_LOCAL_PART)
+    local = _LOCAL_PART_BACK.match(text, low, at)
+    domain = _EMAIL_DOMAIN.match(text, at + 1)
+    horizon = at + 2 if domain is None else domain.end() + 2
+    if local is None or domain is None:
+        return None, horizon
+    start = local.start()
+    if start == low and low > floor and _LOCAL_PART_CHAR.match(text, low - 1) is not None:
+        return None, horizon  # a local-part longer than RFC 5321 allows
+    while start < at and text[start] == ".":
+        start += 1  # RFC 5322 3.2.3: a dot-atom neither begins nor ends with "."
+    end = domain.end()
+    if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
+        return None, horizon
+    extent = _enclosed(text, start, end, horizon)
+    return _reference(text, extent, "mailto:" + text[start:end], "email", ()), extent.horizon
+
+
+def _reference(text: str, extent: _Extent, uri: str, kind: Kind, alternatives: tuple[str, ...]) -> Reference:
+    return Reference(
+        text, 0, extent.start, extent.end, extent.outer_start, extent.outer_end, uri, extent.delimiter, kind,
+        alternatives,
+    )
+
+
+# --- the hot loop ----------------------------------------------------------------------------------------------
+
+
+def _scan(
+    text: str, pos: int, floor: int, options: ScanOptions, *, final: bool
+) -> Generator[Reference, None, tuple[int, int]]:
+    """Yield the references of *text* from *pos* on; no reference starts before *floor*.
+
+    With ``final=False`` (a stream that has more to come) the scan stops before the first trigger whose decision
+    would look past the text read so far, and returns where to resume: ``(pos, floor)``.
+    """
+    size = len(text)
+    stop = size if final else size - _MARGIN
+    searches = [_SCHEME_TRIGGER.search]
+    if options.abbreviated:
+        searches.append(_ABBREVIATED_TRIGGER.search)
+    if options.emails:
+        searches.append(_EMAIL_TRIGGER.search)
+    upcoming = [search(text, pos) for search in searches]
+    while True:
+        # The earliest trigger of any kind (kinds never share a position: ":", "w"/"f", "@").
+        trigger = None
+        for candidate in upcoming:
+            if candidate is not None and (trigger is None or candidate.start() < trigger.start()):
+                trigger = candidate
+        if trigger is None:
+            return max(pos, stop), floor
+        at = trigger.start()
+        if at >= stop:
+            return at, floor
+        char = text[at]
+        if char == ":":
+            found, horizon = _scheme_candidate(text, at, floor, options)
+        elif char == "@":
+            found, horizon = _email_candidate(text, at, floor)
+        else:
+            found, horizon = _abbreviated_candidate(text, at, floor, options)
+        if not final and horizon >= size:
+            return at, floor
+        if found is None:
+            pos = at + 1
+        else:
+            yield found
+            pos = floor = found.end()
+        for index, candidate in enumerate(upcoming):
+            if candidate is not None and candidate.start() < pos:
+                upcoming[index] = searches[index](text, pos)
+
+
+# --- the public API, shaped like the re module -----------------------------------------------------------------
+
+
+def finditer(text: str, **options: object) -> Iterator[Reference]:
+    """Iterate over the references in *text*, in text order (options: :class:`ScanOptions`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"finditer() takes a str, not {type(text).__name__}")
+    return _scan(text, 0, 0, ScanOptions(**options), final=True)  # type: ignore[arg-type]
+
+
+def findall(text: str, **options: object) -> list[str]:
+    """The cleaned URIs (``Reference.uri``) of the references in *text*, in text order."""
+    return [reference.uri for reference in finditer(text, **options)]
+
+
+def subn(
+    repl: str | Callable[[Reference], str], text: str, *, count: int = 0, **options: object
+) -> tuple[str, int]:
+    """Like :func:`sub`, and also say how many references were replaced."""
+    replace = repl if callable(repl) else (lambda _reference: repl)
+    pieces: list[str] = []
+    copied = replaced = 0
+    for reference in finditer(text, **options):
+        if count and replaced == count:
+            break
+        start, end = reference.span()
+        pieces.append(text[copied:start])
+        pieces.append(replace(reference))
+        copied = end
+        replaced += 1
+    pieces.append(text[copied:])
+    return "".join(pieces), replaced
+
+
+def sub(repl: str | Callable[[Reference], str], text: str, *, count: int = 0, **options: object) -> str:
+    """Replace each reference's span (not its delimiters) by *repl*: a string, or a function of the Reference.
+
+    >>> sub(lambda ref: ref.uri.upper(), "see <http://example.org/a>.")
+    'see <HTTP://EXAMPLE.ORG/A>.'
+    """
+    return subn(repl, text, count=count, **options)[0]
+
+
+# --- streams ---------------------------------------------------------------------------------------------------
+
+
+class _Readable(Protocol):
+    def read(self, size: int = -1, /) -> str: ...
+
+
+def finditer_stream(
+    source: Iterable[str] | _Readable, *, chunk_size: int = 1 << 20, **options: object
+) -> Iterator[Reference]:
+    """The references of a text read piece by piece (a text file, or an iterable of str), with absolute offsets.
+
+    Yields exactly what :func:`finditer` yields for the whole text, while holding in memory only about
+    ``chunk_size`` plus the longest reference (at most ``max_length``) plus a few hundred characters before it.
+    Each Reference's ``.string`` is its own delimited text (see :class:`Reference`).
+    """
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be at least 1, not {chunk_size!r}")
+    scan_options = ScanOptions(**options)  # type: ignore[arg-type]
+    return _stream(_chunks(source, chunk_size), chunk_size, scan_options)
+
+
+def _chunks(source: Iterable[str] | _Readable, chunk_size: int) -> Iterator[str]:
+    if hasattr(source, "read"):
+        read = source.read  # type: ignore[union-attr]
+        return iter(lambda: read(chunk_size), "")
+    return iter(source)  # type: ignore[arg-type]
+
+
+def _stream(chunks: Iterator[str], chunk_size: int, options: ScanOptions) -> Iterator[Reference]:
+    text = ""  # the text held: from absolute offset *base* on
+    base = pos = floor = 0
+    pending: list[str] = []
+    pending_size = 0
+    wanted = chunk_size  # characters past *pos* to hold before scanning again
+    for chunk in chunks:
+        if not isinstance(chunk, str):
+            raise TypeError(f"finditer_stream() reads str chunks, not {type(chunk).__name__}")
+        pending.append(chunk)
+        pending_size += len(chunk)
+        if len(text) - pos + pending_size < wanted:
+            continue
+        text += "".join(pending)
+        pending.clear()
+        pending_size = 0
+        scan = _scan(text, pos, floor, options, final=False)
+        while True:
+            try:
+                reference = next(scan)
+            except StopIteration as stopped:
+                pos, floor = stopped.value
+                break
+            yield _rebased(reference, base)
+        # A decision that needs more text than is held waits for twice as much: linear however long it is.
+        wanted = max(chunk_size, 2 * (len(text) - pos))
+        drop = max(0, pos - _LOOKBEHIND)
+        text = text[drop:]
+        base += drop
+        pos -= drop
+        floor = max(0, floor - drop)
+    text += "".join(pending)
+    for reference in _scan(text, pos, floor, options, final=True):
+        yield _rebased(reference, base)
+
+
+def _rebased(reference: Reference, base: int) -> Reference:
+    """The same reference with absolute offsets, holding only its own delimited text."""
+    outer_start, outer_end = reference.outer_span()
+    start, end = reference.span()
+    return Reference(
+        reference.string[outer_start:outer_end], base + outer_start, base + start, base + end,
+        base + outer_start, base + outer_end, reference.uri, reference.delimiter, reference.kind,
+        reference.alternatives,
+    )

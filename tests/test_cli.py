@@ -1,0 +1,239 @@
+"""The command line (issue 3, "CLI"): run in-process through ``main(argv)``, on files under tmp_path only."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import linkkit
+from linkkit import cli
+
+CORPUS_TEXT = Path(__file__).resolve().parent.parent / "corpora" / "text"
+GOLD_TEXT = CORPUS_TEXT.parent / "gold" / "text"
+
+MAIL = (
+    "Hi,\n"
+    "the spec is at <URL:http://www.example.org/faq/uri-\n"
+    "   delimiting.html> and see (http://example.com/a).\n"
+    "Note: 10:30 is not a link, nor is C:\\Users.\n"
+    "Again: http://example.com/a, and www.example.net/x.\n"
+)
+
+
+def write(tmp_path: Path, name: str, content: str | bytes) -> Path:
+    path = tmp_path / name
+    if isinstance(content, str):
+        content = content.encode("utf-8")
+    path.write_bytes(content)
+    return path
+
+
+def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+# -- extract -----------------------------------------------------------------------------------------------------
+
+
+def test_extract_prints_one_cleaned_uri_per_line_in_text_order(tmp_path, capsys) -> None:
+    path = write(tmp_path, "mail.txt", MAIL)
+    assert cli.main(["extract", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "http://www.example.org/faq/uri-delimiting.html",
+        "http://example.com/a",
+        "http://example.com/a",
+        "http://www.example.net/x",
+    ]
+
+
+def test_extract_reads_standard_input_when_no_file_is_named(monkeypatch, capsys) -> None:
+    set_stdin(monkeypatch, b"see <http://example.org/p> now\n")
+    assert cli.main(["extract"]) == 0
+    assert capsys.readouterr().out == "http://example.org/p\n"
+
+
+def test_extract_unique_prints_each_uri_once_at_its_first_occurrence(tmp_path, capsys) -> None:
+    path = write(tmp_path, "mail.txt", MAIL)
+    assert cli.main(["extract", "--unique", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == ["http://www.example.org/faq/uri-delimiting.html", "http://example.com/a", "http://www.example.net/x"]
+
+
+def test_extract_jsonl_gives_file_line_column_span_and_the_reference_facts(tmp_path, capsys) -> None:
+    path = write(tmp_path, "mail.txt", MAIL)
+    assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    first = records[0]
+    start = MAIL.index("http://www.example.org")
+    assert first["file"] == str(path)
+    assert (first["line"], first["column"]) == (2, len("the spec is at <URL:") + 1)
+    assert first["span"][0] == start
+    assert MAIL[first["span"][0]:first["span"][1]] == first["raw"]
+    assert first["uri"] == "http://www.example.org/faq/uri-delimiting.html"
+    assert first["raw"] == "http://www.example.org/faq/uri-\n   delimiting.html"
+    assert (first["delimiter"], first["kind"]) == ("angle", "uri")
+    last = records[-1]
+    assert (last["line"], last["uri"], last["raw"]) == (5, "http://www.example.net/x", "www.example.net/x")
+    assert last["column"] == len("Again: http://example.com/a, and ") + 1
+
+
+def test_extract_names_a_missing_file_goes_on_with_the_others_and_exits_1(tmp_path, capsys) -> None:
+    good = write(tmp_path, "good.txt", "<http://example.org/ok>\n")
+    missing = tmp_path / "missing.txt"
+    assert cli.main(["extract", str(missing), str(good)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "http://example.org/ok\n"
+    assert str(missing) in captured.err
+
+
+def test_extract_reports_undecodable_bytes_by_line_and_column_and_keeps_them(tmp_path, capsysbinary) -> None:
+    path = write(tmp_path, "latin1.txt", b"caf\xe9\nsee http://example.org/cafe \xe9t\xe9\n")
+    assert cli.main(["extract", str(path)]) == 0
+    captured = capsysbinary.readouterr()
+    assert captured.out == b"http://example.org/cafe\n"
+    assert f"{path}:1:4: warning: 3 byte(s) not valid utf-8".encode() in captured.err
+
+
+def test_extract_scans_a_file_in_chunks_with_the_same_references_as_the_whole_text(tmp_path, capsys, monkeypatch) -> None:
+    # Bounded memory: the file is read in small chunks; every reference, even one across a chunk boundary, is found.
+    text = "".join(f"line {i}: <http://example.org/{i}/a-\n  b> and www.example.com/{i}. Re: 10:30\n" for i in range(300))
+    path = write(tmp_path, "big.txt", text)
+    monkeypatch.setattr(cli, "CHUNK_SIZE", 97)
+    assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    whole = list(linkkit.finditer(text))
+    assert [(r["uri"], r["raw"], tuple(r["span"])) for r in records] == [(m.uri, m.raw, m.span()) for m in whole]
+    assert [r["line"] for r in records] == [text.count("\n", 0, m.start()) + 1 for m in whole]
+
+
+def test_extract_switches_abbreviations_off_and_emails_on(tmp_path, capsys) -> None:
+    path = write(tmp_path, "a.txt", "www.example.com and alice@example.net\n")
+    assert cli.main(["extract", "--no-abbreviated", "--emails", str(path)]) == 0
+    assert capsys.readouterr().out == "mailto:alice@example.net\n"
+
+
+def test_main_job_extracts_the_gold_references_of_every_bundled_corpus(capsys) -> None:
+    files = sorted(CORPUS_TEXT.iterdir())
+    assert cli.main(["extract", *map(str, files)]) == 0
+    expected = [
+        json.loads(line)["uri"]
+        for path in files
+        for line in (GOLD_TEXT / f"{path.name}.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert capsys.readouterr().out.splitlines() == expected
+
+
+# -- rewrite -----------------------------------------------------------------------------------------------------
+
+
+def test_rewrite_without_options_returns_the_input_byte_for_byte(tmp_path, capsysbinary) -> None:
+    data = MAIL.encode() + b"bad byte \xff here http://example.org/\xfe\r\n"
+    path = write(tmp_path, "mail.txt", data)
+    assert cli.main(["rewrite", str(path)]) == 0
+    assert capsysbinary.readouterr().out == data
+
+
+def test_rewrite_angle_wraps_each_reference_not_already_in_angle_brackets(tmp_path, capsys) -> None:
+    path = write(tmp_path, "a.txt", "a <http://example.org/x> b (http://example.com/y). c www.example.net.\n")
+    assert cli.main(["rewrite", "--angle", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        "a <http://example.org/x> b (<http://example.com/y>). c <www.example.net>.\n"
+    )
+
+
+def test_rewrite_unwrap_joins_a_wrapped_reference_onto_one_line(tmp_path, capsys) -> None:
+    path = write(tmp_path, "mail.txt", MAIL)
+    assert cli.main(["rewrite", "--unwrap", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "<URL:http://www.example.org/faq/uri-delimiting.html> and see" in out
+    assert out.replace("uri-delimiting", "uri-\n   delimiting") == MAIL
+
+
+def test_rewrite_normalize_replaces_each_reference_by_its_normal_form(tmp_path, capsys) -> None:
+    path = write(tmp_path, "a.txt", "see HTTP://Example.COM:80/a/./b/../c/%7euser now.\n")
+    assert cli.main(["rewrite", "--normalize", str(path)]) == 0
+    assert capsys.readouterr().out == f"see {linkkit.normalize('HTTP://Example.COM:80/a/./b/../c/%7euser')} now.\n"
+    assert linkkit.normalize("HTTP://Example.COM:80/a/./b/../c/%7euser") == "http://example.com/a/c/~user"
+
+
+def test_rewrite_never_modifies_its_input_without_in_place(tmp_path, capsys) -> None:
+    path = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
+    before = path.read_bytes()
+    assert cli.main(["rewrite", "--normalize", "--angle", str(path)]) == 0
+    assert path.read_bytes() == before
+
+
+def test_rewrite_output_file_gets_the_result(tmp_path, capsys) -> None:
+    path = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
+    out = tmp_path / "out.txt"
+    assert cli.main(["rewrite", "--normalize", "-o", str(out), str(path)]) == 0
+    assert out.read_text(encoding="utf-8") == "x http://example.com/ y\n"
+    assert capsys.readouterr().out == ""
+
+
+def test_rewrite_in_place_replaces_files_atomically_and_keeps_their_mode(tmp_path, capsys) -> None:
+    first = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
+    second = write(tmp_path, "b.txt", "no references here\n")
+    first.chmod(0o640)
+    assert cli.main(["rewrite", "--in-place", "--normalize", str(first), str(second)]) == 0
+    assert first.read_text(encoding="utf-8") == "x http://example.com/ y\n"
+    assert second.read_text(encoding="utf-8") == "no references here\n"
+    assert first.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]  # no temporary file left behind
+    assert capsys.readouterr().out == ""
+
+
+def test_rewrite_in_place_keeps_undecodable_bytes(tmp_path) -> None:
+    path = write(tmp_path, "a.txt", b"\xff\xfe x HTTP://EXAMPLE.ORG/ \xe9 y\r\n")
+    assert cli.main(["rewrite", "--in-place", "--angle", str(path)]) == 0
+    assert path.read_bytes() == b"\xff\xfe x <HTTP://EXAMPLE.ORG/> \xe9 y\r\n"
+
+
+def test_rewrite_in_place_goes_on_after_a_missing_file_and_exits_1(tmp_path, capsys) -> None:
+    good = write(tmp_path, "good.txt", "x www.example.org y\n")
+    assert cli.main(["rewrite", "--in-place", "--angle", str(tmp_path / "nope.txt"), str(good)]) == 1
+    assert good.read_text(encoding="utf-8") == "x <www.example.org> y\n"
+    assert "nope.txt" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["frobnicate"],
+        ["extract", "--format", "xml"],
+        ["rewrite", "--in-place"],
+        ["rewrite", "--in-place", "-"],
+        ["rewrite", "--in-place", "-o", "out.txt", "a.txt"],
+    ],
+    ids=["no-command", "unknown-command", "bad-format", "in-place-stdin", "in-place-dash", "in-place-and-output"],
+)
+def test_usage_errors_exit_with_status_2(argv, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_output_file_that_is_also_an_input_is_a_usage_error_and_the_file_is_untouched(tmp_path, capsys) -> None:
+    path = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["rewrite", "--normalize", "-o", str(path), str(path)])
+    assert exit_info.value.code == 2
+    assert path.read_text(encoding="utf-8") == "x http://Example.COM/ y\n"
+
+
+def test_python_dash_m_linkkit_runs_the_command_line(tmp_path) -> None:
+    import subprocess
+
+    path = write(tmp_path, "a.txt", "see <http://example.org/m>\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "linkkit", "extract", str(path)], capture_output=True, text=True, timeout=60,
+        env={**os.environ, "PYTHONPATH": str(Path(linkkit.__file__).parent.parent)},
+    )
+    assert (done.returncode, done.stdout) == (0, "http://example.org/m\n")
