@@ -13,6 +13,7 @@ from .uri import HostKind, URIReference, compose, parse
 from .urn import URN, parse_urn
 from .scheme_specific import scheme_specific
 from .validate import Violation, is_valid, validate
+from . import html
 
 __all__ = [
     "HostKind",

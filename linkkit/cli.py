@@ -10,12 +10,15 @@ were still processed), 2 usage error.
 from __future__ import annotations
 
 import argparse
+import codecs
 import json
 import os
 import re
 import sys
 import tempfile
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -23,12 +26,15 @@ from typing import IO, Any
 from . import html
 from .errors import InputError, ResolutionError
 from .normalize import normalize
+from .reference import Reference
 from .resolve import resolve
-from .scanner import finditer, sub
+from .scanner import ScanOptions, finditer_stream, sub
 
 EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
 STDIN = "-"
 ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
+CHUNK_SIZE = 1 << 20  # bytes extract reads at a time: memory stays bounded on a file of any size
+SNIFF_SIZE = 1024  # bytes looked at to tell an HTML input from plain text
 
 
 @dataclass(frozen=True)
@@ -41,6 +47,15 @@ class Input:
     @property
     def label(self) -> str:
         return "<stdin>" if self.name == STDIN else self.name
+
+    def open_binary(self) -> IO[bytes]:
+        """The input as a binary stream (standard input is left open when the stream is done with)."""
+        if self.name == STDIN:
+            return nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
+        try:
+            return open(self.name, "rb")  # noqa: SIM115
+        except OSError as error:
+            raise InputError(self.label, error.strerror or str(error)) from None
 
     def read_bytes(self) -> bytes:
         """The whole input, as it is."""
@@ -63,18 +78,37 @@ class Input:
             raise InputError(self.label, f"unknown encoding {self.encoding!r}") from None
 
 
-def _warn_undecodable(source: Input, text: str, stderr: IO[str]) -> None:
-    """Name the first undecodable byte of *text* by line and column, and how many there are."""
-    bad = [i for i, ch in enumerate(text) if "\udc80" <= ch <= "\udcff"] if not text.isascii() else []
-    if not bad:
-        return
-    line = text.count("\n", 0, bad[0]) + 1
-    column = bad[0] - (text.rfind("\n", 0, bad[0]) + 1) + 1
-    print(
-        f"linkkit: {source.label}:{line}:{column}: warning: {len(bad)} byte(s) not valid {source.encoding}, "
-        f"first 0x{ord(text[bad[0]]) - 0xDC00:02X}; kept unchanged",
-        file=stderr,
-    )
+@dataclass
+class _Undecodable:
+    """The bytes of an input that did not decode: how many, and the line and column of the first."""
+
+    count: int = 0
+    line: int = 0
+    column: int = 0
+
+    def check(self, text: str, offset: int, line: int, line_start: int) -> None:
+        """Look at *text*, which starts at *offset* on *line*; that line starts at offset *line_start*."""
+        if text.isascii():
+            return
+        bad = _UNDECODED.findall(text)
+        if bad and not self.count:
+            at = _UNDECODED.search(text).start()  # type: ignore[union-attr]
+            newlines = text.count("\n", 0, at)
+            if newlines:
+                line, line_start = line + newlines, offset + text.rfind("\n", 0, at) + 1
+            self.line, self.column = line, offset + at - line_start + 1
+        self.count += len(bad)
+
+    def warn(self, source: Input, stderr: IO[str]) -> None:
+        if self.count:
+            print(
+                f"linkkit: {source.label}:{self.line}:{self.column}: warning: {self.count} byte(s) not valid "
+                f"{source.encoding}; kept unchanged",
+                file=stderr,
+            )
+
+
+_UNDECODED = re.compile("[\udc80-\udcff]")  # PEP 383: the lone surrogates surrogateescape decodes bad bytes to
 
 
 def _write(stream: IO[str], text: str) -> None:
@@ -112,50 +146,123 @@ def _inputs(args: argparse.Namespace) -> list[Input]:
 # -- extract -----------------------------------------------------------------------------------------------------
 
 
-def _extract_records(source: Input, text: str, options: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """One JSON-ready record per reference of *text*, with its 1-based line and column."""
-    line, line_start, scanned = 1, 0, 0
-    for ref in finditer(text, **options):
-        start = ref.start()
-        newlines = text.count("\n", scanned, start)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n", scanned, start) + 1
-        scanned = start
+class _Lines:
+    """Line and column of increasing offsets into a text read in chunks, holding only the latest chunks.
+
+    A reference from :func:`linkkit.scanner.finditer_stream` starts at most about ``chunk_size + max_length``
+    characters before the end of what the stream has read (its memory bound), so older chunks are only counted.
+    """
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.chunks: deque[str] = deque()
+        self.held = 0
+        self.base = 0  # offset of chunks[0]
+        self.cursor = 0  # newlines are counted up to here
+        self.line = 1
+        self.line_start = 0
+
+    def feed(self, chunk: str) -> str:
+        self.chunks.append(chunk)
+        self.held += len(chunk)
+        while len(self.chunks) > 1 and self.held - len(self.chunks[0]) >= self.keep:
+            self._advance(self.base + len(self.chunks[0]))
+        return chunk
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of *offset*, which is not before the last offset located."""
+        if offset < self.cursor:
+            raise ValueError(f"offset {offset} is before {self.cursor}, which was already passed")
+        self._advance(offset)
+        return self.line, offset - self.line_start + 1
+
+    def _advance(self, offset: int) -> None:
+        while self.cursor < offset:
+            first = self.chunks[0]
+            end = self.base + len(first)
+            stop = min(offset, end)
+            newlines = first.count("\n", self.cursor - self.base, stop - self.base)
+            if newlines:
+                self.line += newlines
+                self.line_start = self.base + first.rfind("\n", self.cursor - self.base, stop - self.base) + 1
+            self.cursor = stop
+            if stop == end:
+                self.chunks.popleft()
+                self.held -= len(first)
+                self.base = end
+
+
+def _decoded_chunks(source: Input, head: bytes, binary: IO[bytes], undecodable: _Undecodable) -> Iterator[str]:
+    """The text of *head* and the rest of *binary*, decoded chunk by chunk, noting bytes that do not decode."""
+    try:
+        decoder = codecs.getincrementaldecoder(source.encoding)(errors=ERRORS)
+    except LookupError:
+        raise InputError(source.label, f"unknown encoding {source.encoding!r}") from None
+    offset, line, line_start = 0, 1, 0
+    data, final = head, False
+    while not final:
+        final = not data
+        chunk = decoder.decode(data, final=final)
+        if chunk:
+            undecodable.check(chunk, offset, line, line_start)
+            newlines = chunk.count("\n")
+            if newlines:
+                line, line_start = line + newlines, offset + chunk.rfind("\n") + 1
+            offset += len(chunk)
+            yield chunk
+        if not final:
+            try:
+                data = binary.read(CHUNK_SIZE)
+            except OSError as error:
+                raise InputError(source.label, error.strerror or str(error), position=line) from None
+
+
+def _text_records(chunks: Iterable[str], label: str, options: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """One JSON-ready record per reference of a text read in chunks, with its 1-based line and column."""
+    lines = _Lines(keep=4 * (CHUNK_SIZE + ScanOptions().max_length))  # generous: twice the stream's bound
+    fed = (lines.feed(chunk) for chunk in chunks)
+    for ref in finditer_stream(fed, chunk_size=CHUNK_SIZE, **options):
+        line, column = lines.locate(ref.start())
         yield {
-            "file": source.label, "line": line, "column": start - line_start + 1, "span": list(ref.span()),
+            "file": label, "line": line, "column": column, "span": list(ref.span()),
             "uri": ref.uri, "raw": ref.raw, "delimiter": ref.delimiter, "kind": ref.kind,
         }
+
+
+def _extract_from(source: Input, args: argparse.Namespace, stderr: IO[str]) -> Iterator[dict[str, Any]]:
+    """The records of one input: the links of an HTML document, or the references of a text read in chunks."""
+    with source.open_binary() as binary:
+        try:
+            head = binary.read(SNIFF_SIZE)
+        except OSError as error:  # e.g. a directory
+            raise InputError(source.label, error.strerror or str(error)) from None
+        if _looks_like_html(source, head):
+            yield from _html_records(source, head + binary.read(), args)
+            return
+        undecodable = _Undecodable()
+        yield from _text_records(_decoded_chunks(source, head, binary, undecodable), source.label, _scanner_options(args))
+        undecodable.warn(source, stderr)
+
+
+def _json_line(record: dict[str, Any]) -> str:
+    """*record* as one line of JSON; an undecodable byte stays a ``\\udcXX`` escape, so the line is valid UTF-8."""
+    return _UNDECODED.sub(lambda bad: f"\\u{ord(bad.group()):04x}", json.dumps(record, ensure_ascii=False))
 
 
 def run_extract(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
     seen: set[str] = set()
     failed = False
-    options = _scanner_options(args)
     for source in _inputs(args):
-        records: Iterable[dict[str, Any]]
         try:
-            data = source.read_bytes()
-            if _looks_like_html(source, data):
-                records = _html_records(source, data, args)
-            else:
-                text = source.decode(data)
-                _warn_undecodable(source, text, stderr)
-                records = _extract_records(source, text, options)
+            for record in _extract_from(source, args, stderr):
+                if args.unique:
+                    if record["uri"] in seen:
+                        continue
+                    seen.add(record["uri"])
+                _write(stdout, (_json_line(record) if args.format == "jsonl" else record["uri"]) + "\n")
         except InputError as error:
             _error(str(error), stderr)
             failed = True
-            continue
-        for record in records:
-            if args.unique:
-                if record["uri"] in seen:
-                    continue
-                seen.add(record["uri"])
-            if args.format == "jsonl":
-                line = json.dumps(record, ensure_ascii=False)
-            else:
-                line = record["uri"]
-            _write(stdout, line + "\n")
     return EXIT_SOME_FAILED if failed else EXIT_OK
 
 
@@ -171,20 +278,26 @@ def add_extract(commands: argparse._SubParsersAction) -> None:
 # -- rewrite -----------------------------------------------------------------------------------------------------
 
 
-def _replacement(args: argparse.Namespace) -> Callable[[Any], str]:
+def _replacement(args: argparse.Namespace) -> Callable[[Reference], str]:
     """The text that replaces one reference's span, given the rewrite options."""
 
-    def replace(ref: Any) -> str:
+    def replace(ref: Reference) -> str:
         text = ref.group()
         if args.normalize:
             text = normalize(ref.uri)
         elif args.unwrap:
             text = "".join(text.split())
-        if args.angle and ref.delimiter != "angle":
+        if args.angle and not _in_angle_brackets(ref):
             text = f"<{text}>"
         return text
 
     return replace
+
+
+def _in_angle_brackets(ref: Reference) -> bool:
+    """Whether the reference is delimited by ``<...>`` already (``<URL:...>`` too)."""
+    outer_start = ref.outer_span()[0]
+    return ref.string.startswith("<", outer_start - ref.offset)
 
 
 def _write_atomically(path: Path, text: str, encoding: str) -> None:
@@ -220,7 +333,9 @@ def run_rewrite(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> i
             _error(str(error), stderr)
             failed = True
             continue
-        _warn_undecodable(source, text, stderr)
+        undecodable = _Undecodable()
+        undecodable.check(text, 0, 1, 0)
+        undecodable.warn(source, stderr)
         rewritten = sub(replace, text, **options)
         if args.in_place:
             if rewritten != text:
@@ -393,7 +508,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     try:
         return int(args.run(args, sys.stdout, sys.stderr))
     except BrokenPipeError:  # e.g. `linkkit extract big.txt | head`: stop quietly
-        sys.stderr.close()
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
         return EXIT_SOME_FAILED
     except KeyboardInterrupt:
         return 130

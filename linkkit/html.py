@@ -14,6 +14,7 @@ unchanged, whatever it holds. The base is RFC 3986 section 5.1.1 as HTML defines
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from typing import Any, NamedTuple, TypeVar
 from .charset import ALPHA, SCHEME_CHARS, char_class
 from .errors import ResolutionError
 from .resolve import resolve
-from .uri import split
+from .uri import URIReference, parse, split
 
 __all__ = ["Link", "absolutize", "links", "rewrite", "rewrite_lxml", "rewrite_soup"]
 
@@ -135,34 +136,45 @@ FOREIGN_PLACES = {"href": URL, "xlink:href": URL, **GLOBAL_PLACES}
 
 
 # Start tags that change the state of the scan even without a link: raw text, foreign content, templates.
-_STATE_TAGS = ("meta", "svg", "math", "template", "script", "style", "xmp", "iframe", "noembed", "noframes",
-               "title", "textarea", "plaintext", "image")
+_STATE_TAGS = frozenset({"meta", "svg", "math", "template", "script", "style", "xmp", "iframe", "noembed",
+                         "noframes", "title", "textarea", "plaintext", "image"})
+
+
+def _trie(words: list[str]) -> str:
+    """A regex matching exactly *words*, factored by common prefixes (the regex engine tries fewer branches)."""
+    branches: dict[str, list[str]] = {}
+    for word in words:
+        branches.setdefault(word[:1], []).append(word[1:])
+    alternatives = [re.escape(first) + _trie(rest) for first, rest in sorted(branches.items()) if first]
+    if not alternatives:
+        return ""
+    pattern = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+    return f"(?:{pattern})?" if "" in branches else pattern
+
+
 _SKIPPED = re.compile(
-    _SKIPPED_PATTERN.replace("{names}", "|".join(_STATE_TAGS)).replace(
-        "{attributes}", "|".join(sorted({name for places in PLACES.values() for name in places} | {*GLOBAL_PLACES}))
+    _SKIPPED_PATTERN.replace("{names}", _trie(sorted(_STATE_TAGS))).replace(
+        "{attributes}", _trie(sorted({name for places in PLACES.values() for name in places} | {*GLOBAL_PLACES}))
     )
 )
 
 
-class _Place(NamedTuple):
-    """Where a URL sits, for rewriting: the enclosing value's span, its quote and its CSS context.
+class _Found(NamedTuple):
+    """A URL as the scan finds it (view offsets), with what rewriting needs to know of its place.
 
-    quote is '"', "'", "" (unquoted), None (an attribute without a value) or "<" (the text of a <style>);
-    css is None outside CSS, else the quote of the CSS string holding the URL or ")" inside an unquoted url().
+    start and end delimit the enclosing value; quote is '"', "'", "" (unquoted), None (an attribute without a
+    value) or "<" (the text of a <style>); css is None outside CSS, else the quote of the CSS string holding
+    the URL or ")" inside an unquoted url().
     """
 
-    start: int
-    end: int
-    quote: str | None
-    css: str | None
-
-
-class _Found(NamedTuple):
     tag: str
     attr: str | None
     raw: str
     span: tuple[int, int]
-    place: _Place
+    start: int
+    end: int
+    quote: str | None
+    css: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,15 +495,16 @@ def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, st
     """The attributes of a tag: lower-case name -> (value start, value end, quote); the first of a name wins."""
     attributes: dict[str, tuple[int, int, str | None]] = {}
     for match in _ATTRIBUTES.finditer(view, start, end):
-        name = match.group("name").lower()
+        name, double, single, unquoted = match.groups()
+        name = name.lower()
         if name in attributes:  # 13.2.5.33: a duplicate attribute is dropped
             continue
-        if match.group("dq") is not None:
-            attributes[name] = (*match.span("dq"), '"')
-        elif match.group("sq") is not None:
-            attributes[name] = (*match.span("sq"), "'")
-        elif match.group("uq") is not None:
-            attributes[name] = (*match.span("uq"), "")
+        if double is not None:
+            attributes[name] = (match.start(2), match.end(2), '"')
+        elif single is not None:
+            attributes[name] = (match.start(3), match.end(3), "'")
+        elif unquoted is not None:
+            attributes[name] = (match.start(4), match.end(4), "")
         else:
             attributes[name] = (match.end(), match.end(), None)
     return attributes
@@ -513,16 +526,22 @@ def _scan(view: str, codec: str | None) -> _Scan:
 
     def collect(tag: str, name: str, kind: str, value: tuple[int, int, str | None]) -> None:
         start, end, quote = value
+        text = view[start:end]
+        if kind == URL and "&" not in text and text.isprintable() and (codec is None or text.isascii()):
+            # the common case, inlined: a plain value without references, NUL or whitespace but spaces
+            if not text or text[0] != " " and text[-1] != " ":
+                found.append(_Found(tag, name, text, (start, end), start, end, quote, None))
+                return
         text, offsets = _decode(view, start, end, codec, True)
         for a, b, raw, css in READERS[kind](text):
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
-            found.append(_Found(tag, name, raw, span, _Place(start, end, quote, css)))
+            found.append(_Found(tag, name, raw, span, start, end, quote, css))
 
     def collect_style_text(tag: str, start: int, end: int) -> None:
         text, offsets = _decode(view, start, end, codec, False)
         for a, b, raw, css in read_css(text):
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
-            found.append(_Found(tag, None, raw, span, _Place(start, end, "<", css)))
+            found.append(_Found(tag, None, raw, span, start, end, "<", css))
 
     while True:
         if stack:
@@ -546,8 +565,8 @@ def _scan(view: str, codec: str | None) -> _Scan:
                     while stack and stack[-1][1] != "html":
                         stack.pop()
                     namespace = stack[-1][1] if stack else "html"
-            self_closing = match.group("close").endswith("/>")
             if namespace != "html":
+                self_closing = match.group("close").endswith("/>")
                 if _FOREIGN_HINT.search(view, attributes_start, attributes_end):
                     count = len(found)
                     attributes = _attributes(view, attributes_start, attributes_end)
@@ -591,11 +610,14 @@ def _scan(view: str, codec: str | None) -> _Scan:
                         text, offsets = _decode(view, start, end, codec, True)
                         for a, b, raw, _css in read_refresh(text):
                             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
-                            found.append(_Found(tag, "content", raw, span, _Place(start, end, quote, None)))
+                            found.append(_Found(tag, "content", raw, span, start, end, quote, None))
                 if len(found) - count > 1:  # in the order of the attributes
                     found[count:] = sorted(found[count:], key=lambda f: f.span)
-            if tag in ("svg", "math") and not self_closing:
-                stack.append((tag, tag))
+            if tag not in _STATE_TAGS:
+                continue
+            if tag == "svg" or tag == "math":
+                if not match.group("close").endswith("/>"):
+                    stack.append((tag, tag))
             elif tag == "template":
                 templates += 1
             elif tag == "script":
@@ -641,6 +663,7 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs
 _META_CHARSET = re.compile(rf"charset{_WS}*=({_WS}*)(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\f\r ;\"']+))", re.IGNORECASE)
 
 
+@functools.lru_cache(maxsize=64)
 def _codec(label: str) -> str | None:
     """The Python codec for an encoding label ("get an encoding", Encoding Standard 4.2), or None if unknown."""
     label = label.strip(ASCII_WHITESPACE).lower()
@@ -676,6 +699,7 @@ def _meta_encoding(document: bytes) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=64)
 def _is_ascii_compatible(codec: str) -> bool:
     """True when every HTML delimiter byte means its ASCII character in *codec* (so bytes can be tokenized)."""
     probe = "<>\"'=&/ \t\n\f\r!?-;,()\\abzABZ09#:."
@@ -695,13 +719,13 @@ def _encoding(document: bytes, encoding: str | None) -> str:
         if document.startswith(bom):
             return codec
     if encoding is not None:
-        codec = _codec(encoding)
-        if codec is None:
+        given = _codec(encoding)
+        if given is None:
             raise LookupError(f"unknown encoding {encoding!r}: not a label of the Encoding Standard or of Python")
-        return codec
-    codec = _meta_encoding(document)
-    if codec is not None:
-        return codec
+        return given
+    declared = _meta_encoding(document)
+    if declared is not None:
+        return declared
     if document.isascii():
         return "utf-8"
     try:
@@ -721,21 +745,22 @@ def _scheme(reference: str) -> str | None:
     return scheme if scheme is not None and _SCHEME.fullmatch(scheme) else None
 
 
-def _target(raw: str, base: str | None) -> str:
+def _target(raw: str, base: URIReference | None) -> str:
     """*raw* resolved against *base* by RFC 3986 5.2.2 (strict); *raw* itself when it stays relative or opaque.
 
     A reference with a scheme of its own keeps it and is resolved only when it is hierarchical (an authority
     or a path starting with "/"), which removes its dot segments; an opaque one (mailto:, javascript:, data:,
     urn:) stays exactly as written. A first segment with a ":" that is no scheme is a path ("./" of RFC 3986 4.2).
     """
-    scheme, authority, path = split(raw).group(1, 2, 3)  # type: ignore[union-attr]
+    reference = URIReference._make(split(raw).groups())  # type: ignore[union-attr]  # appendix B matches any string
+    scheme = reference.scheme
     if scheme is not None and _SCHEME.fullmatch(scheme):
-        if authority is None and not path.startswith("/"):
+        if reference.authority is None and not reference.path.startswith("/"):
             return raw
-        return resolve(raw, raw)  # the base is not consulted for a reference with a scheme (5.2.2)
+        return resolve(reference, reference)  # 5.2.2: with a scheme, the base is not consulted
     if base is None:
         return raw
-    return resolve(base, raw if scheme is None else "./" + raw)
+    return resolve(base, reference if scheme is None else "./" + raw)
 
 
 def _base(base_href: str | None, base_url: str | None) -> str | None:
@@ -744,7 +769,7 @@ def _base(base_href: str | None, base_url: str | None) -> str | None:
         raise ResolutionError(f"base_url {base_url!r} is not absolute: it has no scheme (RFC 3986 5.1)")
     if base_href is None:
         return base_url
-    target = _target(base_href, base_url)
+    target = _target(base_href, None if base_url is None else parse(base_url))
     return target if _scheme(target) is not None else None
 
 
@@ -752,9 +777,8 @@ def _base(base_href: str | None, base_url: str | None) -> str | None:
 class _Document(NamedTuple):
     view: str  # the text tokenized: the str itself, bytes one character per byte, or the decoded bytes
     codec: str | None  # the encoding of bytes input
-    one_to_one: bool  # view offsets are the input's offsets
-    text: str = ""  # the decoded text, when they are not
-    bom: int = 0  # the length of the BOM the decoded text starts after
+    one_to_one: bool  # view offsets are the input's offsets (else the view is the text decoded after the BOM)
+    bom: int = 0  # the length of the BOM the decoded view starts after
 
     def offsets(self, positions: set[int]) -> dict[int, int]:
         """Input offsets of view offsets: byte offsets of the decoded text's positions."""
@@ -763,7 +787,7 @@ class _Document(NamedTuple):
         assert self.codec is not None
         result, at, previous = {}, self.bom, 0
         for position in sorted(positions):
-            at += len(self.text[previous:position].encode(self.codec, "surrogateescape"))
+            at += len(self.view[previous:position].encode(self.codec, "surrogateescape"))
             result[position] = at
             previous = position
         return result
@@ -781,24 +805,46 @@ def _prepare(document: str | bytes, encoding: str | None) -> _Document:
     # UTF-16, ISO-2022-JP and the like: tokenize the decoded text and translate its offsets back to bytes.
     bom = next((len(b) for b, c in _BOMS if data.startswith(b) and c == codec), 0)
     text = data[bom:].decode(codec, "surrogateescape")
-    return _Document(text, codec, False, text, bom)
+    return _Document(text, codec, False, bom)
 
 
-def _links(document: str | bytes, base_url: str | None, encoding: str | None) -> tuple[_Document, list[tuple[Link, _Found]]]:
-    """The document prepared, and each URL as a Link (input offsets) with its _Found (view offsets)."""
+class _Resolved(NamedTuple):
+    """A scanned document with the target of each URL it holds."""
+
+    prepared: _Document
+    found: list[_Found]
+    uris: list[str]
+    base: str | None  # the effective base
+    base_link: int  # the index of the <base href> that set it, or -1
+    base_url: str | None
+
+    def links(self) -> Iterator[Link]:
+        """The Links, spans in input offsets."""
+        where = None if self.prepared.one_to_one else self.prepared.offsets({p for f in self.found for p in f.span})
+        for index, (f, uri) in enumerate(zip(self.found, self.uris)):
+            span = f.span if where is None else (where[f.span[0]], where[f.span[1]])
+            yield Link(f.tag, f.attr, f.raw, uri, span, self.base_url if index == self.base_link else self.base)
+
+
+def _resolved(document: str | bytes, base_url: str | None, encoding: str | None) -> _Resolved:
+    """Scan *document* and resolve each URL against the document's base."""
     prepared = _prepare(document, encoding)
     scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
-    where = prepared.offsets({p for f in scan.found for p in f.span})
-    result = []
-    for f in scan.found:
-        span = (where[f.span[0]], where[f.span[1]])
+    parsed_base = None if base is None else parse(base)
+    targets: dict[str, str] = {}  # a document repeats its links: each is resolved once
+    uris = []
+    base_link = -1
+    for index, f in enumerate(scan.found):
         if f is scan.base:  # the <base href> itself is resolved against the retrieval URL
-            link = Link(f.tag, f.attr, f.raw, base if base is not None else f.raw, span, base_url)
-        else:
-            link = Link(f.tag, f.attr, f.raw, _target(f.raw, base), span, base)
-        result.append((link, f))
-    return prepared, result
+            uris.append(base if base is not None else f.raw)
+            base_link = index
+            continue
+        uri = targets.get(f.raw)
+        if uri is None:
+            uri = targets[f.raw] = _target(f.raw, parsed_base)
+        uris.append(uri)
+    return _Resolved(prepared, scan.found, uris, base, base_link, base_url)
 
 
 def links(document: str | bytes, *, base_url: str | None = None, encoding: str | None = None) -> list[Link]:
@@ -806,7 +852,7 @@ def links(document: str | bytes, *, base_url: str | None = None, encoding: str |
 
     *base_url* is the retrieval URL (5.1.3); *encoding* overrides a <meta> declaration (a BOM still wins).
     """
-    return [link for link, _ in _links(document, base_url, encoding)[1]]
+    return list(_resolved(document, base_url, encoding).links())
 
 
 def _needs_quotes(value: str) -> bool:
@@ -835,10 +881,10 @@ def _css_error(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error("linkkit.css", _css_error)
 
 
-def _written(value: str, place: _Place, quote: str | None) -> tuple[str, str]:
+def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
     """*value* escaped for its place (minimal escaping, issue 4) and the codec error handler for it."""
-    if place.css is not None:
-        value = _css_escape(value, place.css)
+    if css is not None:
+        value = _css_escape(value, css)
     if quote == "<":
         if "</" in value:  # "</style" would end the element: "<" as a CSS escape
             value = value.replace("<", "\\00003c")
@@ -865,65 +911,77 @@ def rewrite(
     CSS; a numeric character reference for a character the encoding lacks; an unquoted value gets quotes only
     when it must). The result has the type of *document*.
     """
-    prepared, found = _links(document, base_url, encoding)
-    # The changes grouped by enclosing value: an unquoted value that must be quoted is quoted as a whole.
-    changed: dict[tuple[int, int], list[tuple[_Found, str]]] = {}
-    for link, f in found:
-        new = repl(link)
-        if new != link.raw:
-            changed.setdefault((f.place.start, f.place.end), []).append((f, new))
-    if not changed:
-        return document
-    view = prepared.view
+    resolved = _resolved(document, base_url, encoding)
+    return _rewritten(document, resolved, [repl(link) for link in resolved.links()])
+
+
+def absolutize(document: Document, base_url: str | None = None, *, encoding: str | None = None) -> Document:
+    """*document* with every relative reference replaced by its absolute form (:func:`rewrite` with
+    ``lambda link: link.uri``)."""
+    resolved = _resolved(document, base_url, encoding)
+    return _rewritten(document, resolved, resolved.uris)
+
+
+def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Document:
+    """*document* with the URLs *resolved* found replaced by *news*, each escaped for its place."""
     edits: list[tuple[int, int, str, str]] = []  # view start, view end, text, codec error handler
-    for (start, end), items in changed.items():
-        quote = items[0][0].place.quote
-        if quote is None:  # an attribute without a value gets one
-            f, new = items[0]
-            quote = "'" if '"' in new and "'" not in new else '"'
-            text, errors = _written(new, f.place, quote)
-            edits.append((start, end, f"={quote}{text}{quote}", errors))
+    # Changes in unquoted values, grouped by value: one that must be quoted is quoted as a whole.
+    unquoted: dict[tuple[int, int], list[tuple[_Found, str]]] = {}
+    for f, new in zip(resolved.found, news):
+        if new == f.raw:
             continue
-        if quote == "":
-            value = view[start:end]
-            for f, new in sorted(items, key=lambda item: item[0].span, reverse=True):
-                value = value[: f.span[0] - start] + _written(new, f.place, "")[0] + value[f.span[1] - start :]
-            if _needs_quotes(value):
-                quote = "'" if '"' in value and "'" not in value else '"'
-                edits.append((start, start, quote, "strict"))
-                edits.append((end, end, quote, "strict"))
-                if '"' in view[start:end] and quote == '"':  # a literal '"' of the old value, outside the URLs
-                    edits.extend(
-                        (i, i + 1, "&quot;", "strict")
-                        for i in range(start, end)
-                        if view[i] == '"' and not any(f.span[0] <= i < f.span[1] for f, _ in items)
-                    )
-        for f, new in items:
-            edits.append((*f.span, *_written(new, f.place, quote)))
+        quote = f.quote
+        if quote and quote in "\"'<":
+            text, errors = _written(new, f.css, quote)
+            edits.append((f.span[0], f.span[1], text, errors))
+        else:
+            unquoted.setdefault((f.start, f.end), []).append((f, new))
+    if not edits and not unquoted:
+        return document
+    prepared = resolved.prepared
+    view = prepared.view
+    for (start, end), items in unquoted.items():
+        first, first_new = items[0]
+        if first.quote is None:  # an attribute without a value gets one
+            added = "'" if '"' in first_new and "'" not in first_new else '"'
+            text, errors = _written(first_new, first.css, added)
+            edits.append((start, end, f"={added}{text}{added}", errors))
+            continue
+        added = ""
+        value = view[start:end]
+        for item, item_new in sorted(items, key=lambda pair: pair[0].span, reverse=True):
+            value = value[: item.span[0] - start] + _written(item_new, item.css, "")[0] + value[item.span[1] - start :]
+        if _needs_quotes(value):
+            added = "'" if '"' in value and "'" not in value else '"'
+            edits.append((start, start, added, "strict"))
+            edits.append((end, end, added, "strict"))
+            if '"' in view[start:end] and added == '"':  # a literal '"' of the old value, outside the URLs
+                edits.extend(
+                    (i, i + 1, "&quot;", "strict")
+                    for i in range(start, end)
+                    if view[i] == '"' and not any(a <= i < b for a, b in (item.span for item, _ in items))
+                )
+        for item, item_new in items:
+            text, errors = _written(item_new, item.css, added)
+            edits.append((item.span[0], item.span[1], text, errors))
     edits.sort(key=lambda edit: (edit[0], edit[1]))
     return _apply(document, prepared, edits)
 
 
 def _apply(document: Document, prepared: _Document, edits: list[tuple[int, int, str, str]]) -> Document:
     """*document* with each (start, end) of the view replaced by its text, encoded in the document's encoding."""
-    where = prepared.offsets({p for start, end, _, _ in edits for p in (start, end)})
+    if not prepared.one_to_one:
+        where = prepared.offsets({p for start, end, _, _ in edits for p in (start, end)})
+        edits = [(where[start], where[end], text, errors) for start, end, text, errors in edits]
     pieces: list[Any] = []
     position = 0
+    codec = prepared.codec
     for start, end, text, errors in edits:
-        pieces.append(document[position : where[start]])
-        pieces.append(text if prepared.codec is None else text.encode(prepared.codec, errors))
-        position = where[end]
+        pieces.append(document[position:start])
+        pieces.append(text if codec is None else text.encode(codec, errors))
+        position = end
     pieces.append(document[position:])
-    return ("" if isinstance(document, str) else b"").join(pieces)  # type: ignore[return-value]
-
-
-def absolutize(document: Document, base_url: str | None = None, *, encoding: str | None = None) -> Document:
-    """*document* with every relative reference replaced by its absolute form (see :func:`rewrite`)."""
-    return rewrite(document, _absolute_uri, base_url=base_url, encoding=encoding)
-
-
-def _absolute_uri(link: Link) -> str:
-    return link.uri
+    return ("" if isinstance(document, str) else b"").join(pieces)
 
 
 # ------------------------------------------------------------------------------------- trees others have built
@@ -975,35 +1033,35 @@ def _rewrite_elements(elements: list[_Element], attributes: Callable[[Any], dict
             base_element, base_href = element, attributes(element)["href"][1].strip(ASCII_WHITESPACE)
             break
     base = _base(base_href, base_url)
+    parsed_base = None if base is None else parse(base)
 
-    def link(tag: str, attr: str | None, raw: str, span: tuple[int, int]) -> Link:
-        return Link(tag, attr, raw, _target(raw, base), span, base)
+    def maker(tag: str, attr: str | None, is_base: bool) -> Callable[[str, tuple[int, int]], Link]:
+        def make(raw: str, span: tuple[int, int]) -> Link:
+            if is_base:  # the <base href> itself is resolved against the retrieval URL
+                return Link(tag, attr, raw, base if base is not None else raw, span, base_url)
+            return Link(tag, attr, raw, _target(raw, parsed_base), span, base)
+
+        return make
 
     for element, tag, namespace, _ in elements:
         attrs = attributes(element)
         places = FOREIGN_PLACES if namespace != "html" else {**PLACES.get(tag, {}), **GLOBAL_PLACES}
         for name, kind in places.items():
-            if name not in attrs:
-                continue
-            key, value = attrs[name]
-            if element is base_element and name == "href":
-                def make(raw: str, span: tuple[int, int]) -> Link:
-                    return Link(tag, "href", raw, base if base is not None else raw, span, base_url)
-            else:
-                def make(raw: str, span: tuple[int, int], tag: str = tag, name: str = name) -> Link:
-                    return link(tag, name, raw, span)
-            new = _replaced(value, READERS[kind](value), make, repl)
-            if new is not None:
-                set_attribute(element, key, new)
+            if name in attrs:
+                key, value = attrs[name]
+                make = maker(tag, name, element is base_element and name == "href")
+                new = _replaced(value, READERS[kind](value), make, repl)
+                if new is not None:
+                    set_attribute(element, key, new)
         if tag == "meta" and "content" in attrs and attrs.get("http-equiv", ("", ""))[1].lower() == "refresh":
             key, value = attrs["content"]
-            new = _replaced(value, read_refresh(value), lambda raw, span: link(tag, "content", raw, span), repl)
+            new = _replaced(value, read_refresh(value), maker(tag, "content", False), repl)
             if new is not None:
                 set_attribute(element, key, new)
         if tag == "style":
             text = style(element)
             if text:
-                new = _replaced(text, read_css(text), lambda raw, span: link(tag, None, raw, span), repl)
+                new = _replaced(text, read_css(text), maker(tag, None, False), repl)
                 if new is not None:
                     set_style(element, new)
 
@@ -1059,7 +1117,8 @@ def rewrite_soup(soup: Any, repl: Callable[[Link], str], *, base_url: str | None
         element[key] = value
 
     def style(element: Any) -> str | None:
-        return element.string
+        text = element.string
+        return None if text is None else str(text)
 
     def set_style(element: Any, text: str) -> None:
         element.string.replace_with(type(element.string)(text))

@@ -1,11 +1,11 @@
 """The plain-text scanner: find the URI references a careful reader would, as RFC 3986 appendix C (draft appendix E),
 RFC 2396 appendix E and the RFC 1738 appendix tell a reader to delimit them, in one linear pass.
 
-After robinst/linkify: one compiled pattern finds *triggers* (a ``:`` after a scheme character, ``www.`` and
+After robinst/linkify: compiled patterns find *triggers* (a ``:`` after a scheme character, ``www.`` and
 ``ftp.``, ``@`` when e-mails are wanted); from each trigger the scanner walks back to the reference's start, looks
 at what delimits it (``<...>``, ``URL:``, quotes, brackets, Markdown), and walks forward to its end.  Text without a
-trigger costs one regex search and no Python work per character; every walk is bounded or consumes what it walks
-over, so the scan is linear in the length of the text.
+trigger costs a regex search per kind of trigger and no Python work per character; every walk is bounded or
+consumes what it walks over, so the scan is linear in the length of the text.
 
 >>> [ref.uri for ref in finditer('Yes, Jim, I found it under "http://www.w3.org/Addressing/".')]
 ['http://www.w3.org/Addressing/']
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import regex
 
@@ -52,17 +52,19 @@ class ScanOptions:
 
 # --- character classes: derived from linkkit.charset (RFC 3986 section 2), never retyped ---------------------------
 
-# RFC 3987 2.2 (ucschar): non-ASCII letters, marks and digits belong to an IRI and are kept as written; Unicode
-# punctuation, symbols and spaces ("。，、）」", NO-BREAK SPACE) do not, so they end a reference (policy rule 10).
-_IRI_LETTERS = r"\p{L}\p{M}\p{N}"
+# RFC 3987 2.2 (ucschar): non-ASCII letters, marks, digits and symbols ("http://🍄.example/", "/¢/") belong to
+# an IRI and are kept as written, as are format characters (ZERO WIDTH JOINER, which Indic words and emoji
+# sequences need); Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference
+# (policy rule 10).
+_IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}]|\p{Cf}"
 
 # A closing bracket ends a bare reference unless an opening partner precedes it inside the reference (policy
 # rule 5): "(see http://example.org/)" versus "http://en.example.org/wiki/URI_(disambiguation)"; IPv6 literals
 # ("http://[::1]/", RFC 3986 3.2.2) are the reason "[" and "]" are counted too.
 _CLOSING = {")": "(", "]": "["}
 
-# Characters that may appear inside a bare reference but never end it (RFC 3986 appendix C: "punctuation marks
-# that might be mistaken for part of the URI"); a run of them ("...") goes too.  One entry per character:
+# Characters that may appear inside a bare reference but are never its last (RFC 3986 appendix C: "punctuation
+# marks that might be mistaken for part of the URI"); a trailing run of them ("...") goes too.  One entry each:
 _PROSE_PUNCTUATION = {
     ".": "ends a sentence: 'pick it up from http://example.org/.'",
     ",": "separates items of a list: 'http://a.example/, http://b.example/'",
@@ -71,6 +73,9 @@ _PROSE_PUNCTUATION = {
     "!": "ends an exclamation",
     "?": "ends a question: 'did you try http://example.org/?'",
     "'": "closes a single-quoted reference: 'http://example.org/'",
+    "*": "closes Markdown emphasis: **http://example.org/** (GFM 6.9 trims it too)",
+    "_": "closes Markdown emphasis: _http://example.org/_ (GFM 6.9)",
+    "~": "closes Markdown strikethrough: ~~http://example.org/~~ (GFM 6.9)",
 }
 
 # Openers and their closers, for naming the delimiter of a bare reference (policy rule 1): RFC 3986 appendix C's
@@ -95,11 +100,11 @@ def _class(chars: str, *, plus: str = "", minus: str = "") -> str:
     return "[" + "".join(regex.escape(c) for c in chars if c not in minus) + plus + "]"
 
 
-# Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI letters, except the
+# Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
 # closing brackets, which the walk forward weighs one at a time.
-_BARE_RUN = regex.compile(_class(URI_CHARS, plus=_IRI_LETTERS, minus="".join(_CLOSING)) + "*+")
+_BARE_RUN = regex.compile("(?:" + _class(URI_CHARS, minus="".join(_CLOSING)) + "|" + _IRI_CHARACTERS + ")*+")
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E).
-_ANGLE_RUN = regex.compile(_class(URI_CHARS, plus=_IRI_LETTERS + r"\s") + "*+")
+_ANGLE_RUN = regex.compile("(?:" + _class(URI_CHARS, plus=r"\s") + "|" + _IRI_CHARACTERS + ")*+")
 _PROSE_RUN_BACK = regex.compile(_class("".join(_PROSE_PUNCTUATION)) + "+", regex.REVERSE)
 _WHITESPACE = regex.compile(r"\s")
 
@@ -111,6 +116,7 @@ _MAX_WRAP = 64  # whitespace that may wrap a reference: around a line break, bet
 # RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ); walked back from the ":" trigger.
 _SCHEME_RUN_BACK = regex.compile(_class(SCHEME_CHARS) + "+", regex.REVERSE)
 _ALPHA_SET = frozenset(ALPHA)
+_DIGIT_SET = frozenset(DIGIT)
 _SCHEME_SET = frozenset(SCHEME_CHARS)
 # RFC 1738 appendix / RFC 2396 appendix E: "<", optional "URL:" (any case), whitespace in between is ignored.
 _ANGLE_OPEN_BACK = regex.compile(rf"<\s{{0,{_MAX_WRAP}}}(?:(?i:URL):\s{{0,{_MAX_WRAP}}})?", regex.REVERSE)
@@ -131,6 +137,9 @@ _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 # line break".  One line break only: a blank line ends a paragraph, and a reference with it.
 _HYPHEN_WRAP = regex.compile(rf"[ \t]{{0,{_MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{_MAX_WRAP}}}")
 _HYPHEN_WRAP_REACH = 2 * _MAX_WRAP + 2 + _MAX_SCHEME + 3  # how far past a hyphen the decision may look
+# A wrapped line continues with a letter, a digit or a character that carries a URI on ("/", "?", "#", "%", "&",
+# "=", "_", "~", "."); a next line that opens with a bracket, a quote or a list's "-" or "*" is prose.
+_CONTINUATION_START = regex.compile(r"[\p{L}\p{N}/?#%&=_~.]")
 # A hyphen-wrapped line does not continue into a line that starts a reference of its own.
 _SCHEME_AHEAD = regex.compile(_class(ALPHA) + _class(SCHEME_CHARS) + f"{{0,{_MAX_SCHEME - 1}}}:")
 _ABBREVIATED_AHEAD = regex.compile(r"(?i:www|ftp)\.")
@@ -144,6 +153,8 @@ _LABEL = r"[\p{L}\p{N}](?:[\p{L}\p{N}\-]{0,61}[\p{L}\p{N}])?"
 # RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
 # authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
 _ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})+(?:[:/?#]|\Z)", regex.IGNORECASE)
+# RFC 3986 3: hier-part, up to the query or the fragment.
+_HIERARCHY = regex.compile(r"[^?#]*")
 _EMAIL_DOMAIN = regex.compile(rf"{_LABEL}(?:\.{_LABEL})+")
 _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 
@@ -152,8 +163,8 @@ _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 # Each kind of trigger has its own pattern: three simple searches run several times faster than one alternation.
 # A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
 # separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
-# not whitespace (policy rule 6).
-_SCHEME_TRIGGER = regex.compile(r"(?<=[A-Za-z+.\-][0-9]{0,4}):(?=\S)")
+# neither whitespace (policy rule 6) nor a second ":" ("File::Spec", "std::vector": namespaces of code).
+_SCHEME_TRIGGER = regex.compile(r"(?<=[A-Za-z+.\-][0-9]{0,4}):(?=[^\s:])")
 # RFC 3986 draft appendix F; spelt out rather than case-folded, which keeps the search on its fast path.
 _ABBREVIATED_TRIGGER = regex.compile(r"(?:www|WWW|Www|ftp|FTP|Ftp)\.")
 _EMAIL_TRIGGER = regex.compile(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
@@ -181,7 +192,7 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
     looked = start
     if angle is not None:
         # Policy rule 3: inside <...> whitespace (line breaks too) is ignored up to the ">".
-        stop = _ANGLE_RUN.match(text, start, limit).end()  # type: ignore[union-attr]  # matches the empty string
+        stop = _run_end(_ANGLE_RUN, text, start, limit)
         if text.startswith(">", stop):
             end = start + len(text[start:stop].rstrip())
             delimiter: Delimiter = "url-prefix" if ":" in angle.group() else "angle"
@@ -198,11 +209,13 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
 
 def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
     """Name the delimiter of a bare reference: the opener just before it and its closer just after it."""
+    if start > 1 and text.startswith("](", start - 2):
+        # [text](url) or [text](url "title"): CommonMark 6.3's inline link destination.
+        outer_end = end + 1 if text.startswith(")", end) else end
+        return _Extent(start, end, start - 1, outer_end, "markdown", max(horizon, end + 1))
     if start > 0 and end < len(text):
         closer, delimiter = _ENCLOSERS.get(text[start - 1], ("", "bare"))
         if closer and text[end] == closer:
-            if delimiter == "bracket" and text.startswith("](", start - 2):
-                delimiter = "markdown"  # [text](url): CommonMark 6.3's inline link destination
             return _Extent(start, end, start - 1, end + 1, delimiter, max(horizon, end + 1))
     return _Extent(start, end, start, end, "bare", max(horizon, end + 1))
 
@@ -215,7 +228,7 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     wraps: list[tuple[int, int]] = []  # (end of the hyphen, start of the continuation)
     horizon = start
     while True:
-        end = _BARE_RUN.match(text, pos, limit).end()  # type: ignore[union-attr]  # matches the empty string
+        end = _run_end(_BARE_RUN, text, pos, limit)
         horizon = max(horizon, end + 1)
         for opener in opened:
             opened[opener] += text.count(opener, pos, end)
@@ -246,13 +259,19 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     return end, horizon
 
 
+def _run_end(pattern: regex.Pattern[str], text: str, pos: int, limit: int) -> int:
+    """Where a possessive run of *pattern* that starts at *pos* ends (it may be empty)."""
+    run = pattern.match(text, pos, limit)
+    return pos if run is None else int(run.end())
+
+
 def _continuation(text: str, hyphen_end: int, limit: int) -> int | None:
     """Where the next line continues a reference broken after a hyphen (RFC 2396 appendix E), or None."""
     wrap = _HYPHEN_WRAP.match(text, hyphen_end, limit)
     if wrap is None:
         return None
     resume = wrap.end()
-    if resume >= limit or _BARE_RUN.match(text, resume, resume + 1).end() == resume:  # type: ignore[union-attr]
+    if resume >= limit or _CONTINUATION_START.match(text, resume) is None:
         return None
     if _ABBREVIATED_AHEAD.match(text, resume) is not None:
         return None
@@ -261,7 +280,7 @@ def _continuation(text: str, hyphen_end: int, limit: int) -> int | None:
         name = scheme.group()[:-1].lower()
         if name in KNOWN_SCHEMES or text.startswith("//", scheme.end()):
             return None
-    return resume
+    return int(resume)
 
 
 def _cleaned(raw: str) -> str:
@@ -291,18 +310,34 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     start = run.start()
     if start == low and low > floor and text[low - 1] in _SCHEME_SET:
         return None  # longer than any scheme: an identifier of code, not a scheme
+    # RFC 3986 3.1: a scheme begins with a letter. Separators before it are glue (".http://" begins at "h"),
+    # digits make it a word that is no scheme ("1abc://", as robinst/linkify reads it).
+    glued_to_number = False
     while start < colon and text[start] not in _ALPHA_SET:
-        start += 1  # RFC 3986 3.1: a scheme begins with a letter ("2http://" begins at "h")
+        glued_to_number = glued_to_number or text[start] in _DIGIT_SET
+        start += 1
     name = text[start:colon].lower()
-    if name in KNOWN_SCHEMES:
+    if name in KNOWN_SCHEMES and not glued_to_number:
         return start, name
     # "e.g.http://..." -- a sentence glued to a known scheme by a full stop ("git+ssh" and "coap-x" stay whole).
     for index, char in enumerate(name):
         if char == "." and name[index + 1 :] in KNOWN_SCHEMES:
             return start + index + 1, name[index + 1 :]
-    if name and name != "url" and text.startswith("//", colon + 1):
+    if name and name != "url" and not glued_to_number and text.startswith("//", colon + 1):
         return start, name  # any valid scheme followed by "//" (policy rule 6)
     return None
+
+
+def _usable(scheme: str, rest: str) -> bool:
+    """Whether what follows "scheme:" names something (policy rule 6: not "the http:// prefix", "http://#").
+
+    After "//" the authority or the path (RFC 3986 3.2, 3.3) must hold more than slashes; only "file" may leave
+    its authority empty (RFC 8089 2: "file:///" is the root directory).
+    """
+    if not rest.startswith("//"):
+        return bool(rest)
+    hierarchy = _HIERARCHY.match(rest, 2).group()
+    return bool(hierarchy.strip("/")) or (scheme == "file" and bool(hierarchy))
 
 
 def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -> _Candidate:
@@ -313,9 +348,7 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -
     extent = _extent(text, start, floor, options.max_length)
     raw = text[extent.start : extent.end]
     uri = _cleaned(raw)
-    rest = uri[len(name) + 1 :]
-    # Policy rule 6: "scheme:" followed by nothing usable ("the http:// prefix") is no reference.
-    if not rest or (rest.startswith("//") and not rest.strip("/")):
+    if not _usable(name, uri[len(name) + 1 :]):
         return None, extent.horizon
     kind: Kind = "uri"
     if name == "urn":
@@ -463,6 +496,7 @@ def sub(repl: str | Callable[[Reference], str], text: str, *, count: int = 0, **
 # --- streams ---------------------------------------------------------------------------------------------------
 
 
+@runtime_checkable
 class _Readable(Protocol):
     def read(self, size: int = -1, /) -> str: ...
 
@@ -483,10 +517,10 @@ def finditer_stream(
 
 
 def _chunks(source: Iterable[str] | _Readable, chunk_size: int) -> Iterator[str]:
-    if hasattr(source, "read"):
-        read = source.read  # type: ignore[union-attr]
+    if isinstance(source, _Readable):
+        read = source.read
         return iter(lambda: read(chunk_size), "")
-    return iter(source)  # type: ignore[arg-type]
+    return iter(source)
 
 
 def _stream(chunks: Iterator[str], chunk_size: int, options: ScanOptions) -> Iterator[Reference]:

@@ -6,8 +6,10 @@ component to say where and which rule breaks:
 >>> validate("http://[::1]:8o/")
 (Violation(position=14, rule='port', message="'o' is not allowed in the port; expected DIGIT (RFC 3986 3.2.3)"),)
 
-Rules are the final RFC 3986's (the seed draft 2396bis-01 still had ``hostname``/``toplabel`` hosts and a 2396
-``IPv6address``; RFC 3986 replaced them by ``reg-name`` and the nine-form ``IPv6address`` used here).
+The rules are the final RFC 3986's. The seed draft (2396bis-01, 3.2.2) differs: its ``host = IPv6reference /
+IPv4address / hostname`` limits domain labels to 63 alphanumerics and hyphens, names ``h16`` ``h4`` and has no
+IPvFuture; RFC 3986 replaced ``hostname`` by ``reg-name`` (any unreserved / pct-encoded / sub-delims) and added
+``IP-literal = "[" ( IPv6address / IPvFuture ) "]"``.
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ def test_extract_jsonl_gives_file_line_column_span_and_the_reference_facts(tmp_p
     assert MAIL[first["span"][0]:first["span"][1]] == first["raw"]
     assert first["uri"] == "http://www.example.org/faq/uri-delimiting.html"
     assert first["raw"] == "http://www.example.org/faq/uri-\n   delimiting.html"
-    assert (first["delimiter"], first["kind"]) == ("angle", "uri")
+    assert (first["delimiter"], first["kind"]) == ("url-prefix", "uri")
     last = records[-1]
     assert (last["line"], last["uri"], last["raw"]) == (5, "http://www.example.net/x", "www.example.net/x")
     assert last["column"] == len("Again: http://example.com/a, and ") + 1
@@ -91,6 +91,14 @@ def test_extract_names_a_missing_file_goes_on_with_the_others_and_exits_1(tmp_pa
     assert str(missing) in captured.err
 
 
+def test_extract_names_an_input_that_is_a_directory_and_goes_on(tmp_path, capsys) -> None:
+    good = write(tmp_path, "good.txt", "<http://example.org/ok>\n")
+    assert cli.main(["extract", str(tmp_path), str(good)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "http://example.org/ok\n"
+    assert f"linkkit: error: {tmp_path}: Is a directory" in captured.err
+
+
 def test_extract_reports_undecodable_bytes_by_line_and_column_and_keeps_them(tmp_path, capsysbinary) -> None:
     path = write(tmp_path, "latin1.txt", b"caf\xe9\nsee http://example.org/cafe \xe9t\xe9\n")
     assert cli.main(["extract", str(path)]) == 0
@@ -101,7 +109,7 @@ def test_extract_reports_undecodable_bytes_by_line_and_column_and_keeps_them(tmp
 
 def test_extract_scans_a_file_in_chunks_with_the_same_references_as_the_whole_text(tmp_path, capsys, monkeypatch) -> None:
     # Bounded memory: the file is read in small chunks; every reference, even one across a chunk boundary, is found.
-    text = "".join(f"line {i}: <http://example.org/{i}/a-\n  b> and www.example.com/{i}. Re: 10:30\n" for i in range(300))
+    text = "".join(f"行 {i}：<http://example.org/{i}/a-\n  b> 和 www.example.com/{i}。Re: 10:30\r\n" for i in range(300))
     path = write(tmp_path, "big.txt", text)
     monkeypatch.setattr(cli, "CHUNK_SIZE", 97)
     assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
@@ -109,6 +117,26 @@ def test_extract_scans_a_file_in_chunks_with_the_same_references_as_the_whole_te
     whole = list(linkkit.finditer(text))
     assert [(r["uri"], r["raw"], tuple(r["span"])) for r in records] == [(m.uri, m.raw, m.span()) for m in whole]
     assert [r["line"] for r in records] == [text.count("\n", 0, m.start()) + 1 for m in whole]
+
+
+def test_line_and_column_stay_right_after_old_chunks_are_dropped() -> None:
+    text = "".join(f"{'x' * (i % 7)}\n" if i % 3 else "abc\r\n" for i in range(2000))
+    lines = cli._Lines(keep=50)
+    for start in range(0, len(text), 13):
+        lines.feed(text[start:start + 13])
+    offsets = range(len(text) - 40, len(text), 3)
+    located = [lines.locate(offset) for offset in offsets]
+    assert located == [(text.count("\n", 0, o) + 1, o - (text.rfind("\n", 0, o) + 1) + 1) for o in offsets]
+    assert sum(map(len, lines.chunks)) < 50 + 2 * 13
+
+
+def test_extract_jsonl_escapes_undecodable_bytes_so_each_line_stays_valid_json(tmp_path, capsysbinary) -> None:
+    # A file name that is not UTF-8 reaches Python as lone surrogates (PEP 383), as undecodable text does.
+    path = write(tmp_path, "caf\udce9.txt", "see <http://example.org/> now\n")
+    assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
+    line = capsysbinary.readouterr().out.decode("utf-8")
+    assert "caf\\udce9.txt" in line
+    assert json.loads(line)["file"] == str(path)
 
 
 def test_extract_switches_abbreviations_off_and_emails_on(tmp_path, capsys) -> None:
@@ -139,10 +167,10 @@ def test_rewrite_without_options_returns_the_input_byte_for_byte(tmp_path, capsy
 
 
 def test_rewrite_angle_wraps_each_reference_not_already_in_angle_brackets(tmp_path, capsys) -> None:
-    path = write(tmp_path, "a.txt", "a <http://example.org/x> b (http://example.com/y). c www.example.net.\n")
+    path = write(tmp_path, "a.txt", "a <http://example.org/x> b (http://example.com/y). <URL:ftp://e.example/> www.example.net.\n")
     assert cli.main(["rewrite", "--angle", str(path)]) == 0
     assert capsys.readouterr().out == (
-        "a <http://example.org/x> b (<http://example.com/y>). c <www.example.net>.\n"
+        "a <http://example.org/x> b (<http://example.com/y>). <URL:ftp://e.example/> <www.example.net>.\n"
     )
 
 

@@ -264,6 +264,7 @@ def test_a_stream_reads_a_text_file_and_gives_absolute_offsets() -> None:
     refs = list(finditer_stream(io.StringIO(STREAM_TEXT), chunk_size=100))
     assert refs == list(linkkit.finditer(STREAM_TEXT))
     assert all(STREAM_TEXT[ref.start() : ref.end()] == ref.raw for ref in refs)
+    assert all(ref.string == STREAM_TEXT[slice(*ref.outer_span())] for ref in refs)
 
 
 def test_a_stream_follows_a_reference_longer_than_its_chunks() -> None:
@@ -283,11 +284,12 @@ _ADVERSARIAL = textwrap.dedent(
     """
     import linkkit
     M = 1_000_000
+    K = 200_000  # patterns that make a reference or a near-reference every few characters
     for text in (
         "(" * M, "<" * M, "http://" + "a" * M, "http://" + "(" * M, "ab.cd/ef:gh" * (M // 11),
-        "<http://a " * (M // 10), "http://a)" * (M // 9), "fax:a)-\\n" * (M // 8), "http://a" + "." * M,
-        "a@" * (M // 2), "www." * (M // 4), "<URL:" * (M // 5), "http://a-\\n" * (M // 10), "<http://" + " " * M,
-        "a:" * (M // 2), "a" * M + "://x",
+        "http://a" + "." * M, "www." * (M // 4), "<http://" + " " * M, "a" * M + "://x", "http://[" * (M // 8),
+        "<http://a " * (K // 10), "http://a)" * (K // 9), "fax:a)-\\n" * (K // 8), "a@" * (K // 2),
+        "<URL:" * (K // 5), "http://a-\\n" * (K // 10), "a:" * (K // 2), "<http://a-\\n b-\\n" * (K // 16),
     ):
         list(linkkit.finditer(text, emails=True))
     print("done")

@@ -1,0 +1,189 @@
+"""linkkit.html: the places, the tokenizer, the base, resolution and byte-preserving rewriting (issue 4)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import lxml.html  # type: ignore[import-untyped]
+import pytest
+from bs4 import BeautifulSoup
+from fixtures_loader import FIXTURES
+
+import linkkit
+from linkkit.errors import ResolutionError
+from linkkit.html import Link, absolutize, links, rewrite, rewrite_lxml, rewrite_soup
+
+
+def load_cases(name: str) -> list[Any]:
+    """A JSON Lines fixture of tests/fixtures/html, one case per line, as pytest params named by their case."""
+    lines = (FIXTURES / "html" / name).read_text(encoding="utf-8").splitlines()
+    return [pytest.param(case, id=case["case"]) for case in map(json.loads, filter(None, lines))]
+
+
+def unmark(marked: str) -> tuple[str, list[tuple[int, int]]]:
+    """The input without its « » marks, and the span each pair of marks encloses."""
+    pieces, spans, length = [], [], 0
+    for index, piece in enumerate(marked.split("«")):
+        if index:
+            inner, piece = piece.split("»", 1)
+            spans.append((length, length + len(inner)))
+            pieces.append(inner)
+            length += len(inner)
+        pieces.append(piece)
+        length += len(piece)
+    return "".join(pieces), spans
+
+
+def replacer(case: dict[str, Any]) -> Any:
+    table = case.get("repl")
+    return (lambda link: link.uri) if table is None else (lambda link: table.get(link.raw, link.raw))
+
+
+@pytest.mark.parametrize("case", load_cases("links.jsonl"))
+def test_links_are_found_where_the_issue_says(case: dict[str, Any]) -> None:
+    html, spans = unmark(case["html"])
+    found = links(html, base_url=case["base"])
+    assert [[link.tag, link.attr, link.raw, link.uri] for link in found] == case["links"]
+    assert [link.span for link in found] == spans
+
+
+@pytest.mark.parametrize("case", load_cases("links.jsonl"))
+def test_links_in_bytes_have_byte_spans(case: dict[str, Any]) -> None:
+    html, spans = unmark(case["html"])
+    data = html.encode("utf-8")
+    found = links(data, base_url=case["base"])
+    assert [[link.tag, link.attr, link.raw, link.uri] for link in found] == case["links"]
+    assert [link.span for link in found] == [(len(html[:a].encode()), len(html[:b].encode())) for a, b in spans]
+
+
+@pytest.mark.parametrize("case", load_cases("rewrite.jsonl"))
+def test_rewrite_changes_only_the_urls(case: dict[str, Any]) -> None:
+    result = rewrite(case["html"], replacer(case), base_url=case.get("base"))
+    assert result == case["expected"]
+    data = rewrite(case["html"].encode("utf-8"), replacer(case), base_url=case.get("base"))
+    assert data == case["expected"].encode("utf-8")
+
+
+@pytest.mark.parametrize("case", load_cases("encodings.jsonl"))
+def test_bytes_are_read_and_written_in_the_documents_encoding(case: dict[str, Any]) -> None:
+    html, spans = unmark(case["html"])
+    codec, encoding = case["codec"], case.get("encoding")
+    data = html.encode(codec)
+    found = links(data, base_url=case.get("base"), encoding=encoding)
+    assert [link.raw for link in found] == case["links"]
+    assert [link.span for link in found] == [(len(html[:a].encode(codec)), len(html[:b].encode(codec))) for a, b in spans]
+    result = rewrite(data, replacer(case), base_url=case.get("base"), encoding=encoding)
+    assert result == case["expected"].encode(codec)
+
+
+@pytest.mark.parametrize("case", load_cases("links.jsonl") + load_cases("rewrite.jsonl"))
+def test_identity_rewrite_returns_the_input_unchanged(case: dict[str, Any]) -> None:
+    html = unmark(case["html"])[0]
+    assert rewrite(html, lambda link: link.raw, base_url=case.get("base")) == html
+    assert rewrite(html.encode(), lambda link: link.raw, base_url=case.get("base")) == html.encode()
+
+
+def test_result_has_the_type_of_the_document() -> None:
+    assert isinstance(absolutize("<a href=x>", "http://e.com/"), str)
+    assert isinstance(absolutize(b"<a href=x>", "http://e.com/"), bytes)
+
+
+def test_undecodable_bytes_of_a_url_are_u_fffd_in_raw_and_kept_when_untouched() -> None:
+    data = b"<meta charset=utf-8><a href=a\xff><a href=b\xfe\xfd>"
+    assert [link.raw for link in links(data)] == ["a\ufffd", "b\ufffd\ufffd"]
+    assert rewrite(data, lambda link: link.raw) == data
+    assert absolutize(data, "http://e.com/") == b"<meta charset=utf-8><a href=http://e.com/a\xef\xbf\xbd><a href=http://e.com/b\xef\xbf\xbd\xef\xbf\xbd>"
+
+
+def test_invalid_bytes_outside_urls_are_copied() -> None:
+    data = b"\x80\xff<p>\x80\x00\xc3</p><a href=x>\r\n\xe9"
+    assert absolutize(data, "http://e.com/") == b"\x80\xff<p>\x80\x00\xc3</p><a href=http://e.com/x>\r\n\xe9"
+
+
+def test_relative_link_without_base_is_reported_relative() -> None:
+    (link,) = links("<a href=../x>")
+    assert link.is_relative and link.uri == "../x" and link.base is None
+    (link,) = links("<a href=../x>", base_url="http://e.com/a/b")
+    assert not link.is_relative and link.base == "http://e.com/a/b"
+
+
+def test_base_href_is_resolved_against_the_retrieval_url_and_links_against_the_base() -> None:
+    base_link, other = links('<base href="sub/"><a href=x>', base_url="http://e.com/d/p")
+    assert (base_link.uri, base_link.base) == ("http://e.com/d/sub/", "http://e.com/d/p")
+    assert (other.uri, other.base) == ("http://e.com/d/sub/x", "http://e.com/d/sub/")
+
+
+def test_a_base_url_without_scheme_is_an_error() -> None:
+    with pytest.raises(ResolutionError, match="no scheme"):
+        links("<a href=x>", base_url="/relative/base")
+
+
+def test_an_unknown_encoding_label_is_an_error_naming_it() -> None:
+    with pytest.raises(LookupError, match="no-such-encoding"):
+        links(b"<a href=x>", encoding="no-such-encoding")
+
+
+def test_a_document_that_is_neither_bytes_nor_str_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="bytes or str"):
+        links(42)  # type: ignore[arg-type]
+
+
+def test_links_are_immutable_values() -> None:
+    (link,) = links("<a href=x>", base_url="http://e.com/")
+    assert link == Link("a", "href", "x", "http://e.com/x", (8, 9), "http://e.com/")
+    with pytest.raises(AttributeError):
+        link.raw = "y"  # type: ignore[misc]
+
+
+def test_html_module_is_reachable_from_the_package() -> None:
+    assert linkkit.html.links is links
+
+
+TREE = (
+    '<html><head><base href="../b/"><meta http-equiv=refresh content="1; url=n.html">'
+    "<style>p{background:url(bg.png)}</style></head><body><a href='a.html?x=1&amp;y=2' ping='p q'>a</a>"
+    '<img srcset="s.png 1x, t.png 2x"><template><base href="http://t.example/"></template>'
+    '<svg><use xlink:href="#i"/></svg><div style="background:url(d.png)"></div></body></html>'
+)
+TREE_URIS = [
+    "http://e.com/b/", "http://e.com/b/n.html", "http://e.com/b/bg.png", "http://e.com/b/a.html?x=1&y=2",
+    "http://e.com/b/p", "http://e.com/b/q", "http://e.com/b/s.png", "http://e.com/b/t.png", "http://t.example/",
+    "http://e.com/b/#i", "http://e.com/b/d.png",
+]
+
+
+def recording(seen: list[str]) -> Any:
+    """A repl that absolutizes and records each target it is asked about."""
+
+    def repl(link: Link) -> str:
+        seen.append(link.uri)
+        return link.uri
+
+    return repl
+
+
+def test_rewrite_lxml_rewrites_the_same_places_against_the_same_base() -> None:
+    seen: list[str] = []
+    tree = lxml.html.document_fromstring(TREE)
+    rewrite_lxml(tree, recording(seen), base_url="http://e.com/d/p")
+    assert sorted(seen) == sorted(TREE_URIS)
+    assert [link.uri for link in links(TREE, base_url="http://e.com/d/p")] == TREE_URIS
+    assert tree.xpath("//a/@ping") == ["http://e.com/b/p http://e.com/b/q"]
+    assert tree.xpath("//style/text()") == ["p{background:url(http://e.com/b/bg.png)}"]
+
+
+def test_rewrite_soup_rewrites_the_same_places_against_the_same_base() -> None:
+    seen: list[str] = []
+    soup = BeautifulSoup(TREE, "html.parser")
+    rewrite_soup(soup, recording(seen), base_url="http://e.com/d/p")
+    assert sorted(seen) == sorted(TREE_URIS)
+    assert soup.select_one("img")["srcset"] == "http://e.com/b/s.png 1x, http://e.com/b/t.png 2x"  # type: ignore[index]
+    assert soup.select_one("meta")["content"] == "1; url=http://e.com/b/n.html"  # type: ignore[index]
+    assert soup.select_one("div")["style"] == "background:url(http://e.com/b/d.png)"  # type: ignore[index]
+
+
+def test_tree_rewriting_leaves_unchanged_values_alone() -> None:
+    soup = BeautifulSoup('<a href="x">', "html.parser")
+    rewrite_soup(soup, lambda link: link.raw)
+    assert str(soup) == '<a href="x"></a>'
