@@ -30,7 +30,7 @@ from .reference import Reference
 from .resolve import resolve
 from .scanner import ScanOptions, finditer_stream, sub
 
-EXIT_OK, EXIT_SOME_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
 STDIN = "-"
 ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
 CHUNK_SIZE = 1 << 20  # bytes extract reads at a time: memory stays bounded on a file of any size
@@ -237,10 +237,15 @@ def _extract_from(source: Input, args: argparse.Namespace, stderr: IO[str]) -> I
         except OSError as error:  # e.g. a directory
             raise InputError(source.label, error.strerror or str(error)) from None
         if _looks_like_html(source, head):
-            yield from _html_records(source, head + binary.read(), args)
+            try:
+                document = head + binary.read()
+            except OSError as error:
+                raise InputError(source.label, error.strerror or str(error)) from None
+            yield from _html_records(source, document, args)
             return
         undecodable = _Undecodable()
-        yield from _text_records(_decoded_chunks(source, head, binary, undecodable), source.label, _scanner_options(args))
+        chunks = _decoded_chunks(source, head, binary, undecodable)
+        yield from _text_records(chunks, source.label, _scanner_options(args))
         undecodable.warn(source, stderr)
 
 
@@ -312,6 +317,8 @@ def _write_bytes_atomically(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)
+            out.flush()
+            os.fsync(out.fileno())  # the new content is on disk before the rename makes it the file
         if mode is not None:
             os.chmod(temp, mode)
         os.replace(temp, path)
@@ -492,7 +499,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_extrac
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="linkkit", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="linkkit", description=__doc__.split("\n\n")[0].replace("``", ""))
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)

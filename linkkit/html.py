@@ -492,7 +492,8 @@ def _script_end(view: str, position: int) -> int:
 
 
 def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, str | None]]:
-    """The attributes of a tag: lower-case name -> (value start, value end, quote); the first of a name wins."""
+    """The attributes of a tag, from *start* to its ">" at *end*: lower-case name -> (value start, value end, quote);
+    the first of a name wins."""
     attributes: dict[str, tuple[int, int, str | None]] = {}
     for match in _ATTRIBUTES.finditer(view, start, end):
         name, double, single, unquoted = match.groups()
@@ -560,7 +561,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
             attributes_start, attributes_end = match.span("attrs")
             if namespace != "html":
                 if tag in _BREAKOUT or (
-                    tag == "font" and any(a in _attributes(view, *match.span("attrs")) for a in ("color", "face", "size"))
+                    tag == "font" and any(a in _attributes(view, attributes_start, position) for a in ("color", "face", "size"))
                 ):
                     while stack and stack[-1][1] != "html":
                         stack.pop()
@@ -569,7 +570,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
                 self_closing = match.group("close").endswith("/>")
                 if _FOREIGN_HINT.search(view, attributes_start, attributes_end):
                     count = len(found)
-                    attributes = _attributes(view, attributes_start, attributes_end)
+                    attributes = _attributes(view, attributes_start, position)
                     for name, place in FOREIGN_PLACES.items():
                         if name in attributes:
                             collect(tag, name, place, attributes[name])
@@ -594,7 +595,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
             places = PLACES.get(tag)
             count = len(found)
             if places is not None or tag == "meta" or _HTML_HINT.search(view, attributes_start, attributes_end):
-                attributes = _attributes(view, attributes_start, attributes_end)
+                attributes = _attributes(view, attributes_start, position)
                 for name, place in (places or {}).items():
                     if name in attributes:
                         collect(tag, name, place, attributes[name])
@@ -685,7 +686,7 @@ def _meta_encoding(document: bytes) -> str | None:
             break
         if match.lastgroup != "close" or match.group("start").lower() != "meta":
             continue
-        attributes = _attributes(view, *match.span("attrs"))
+        attributes = _attributes(view, match.start("attrs"), match.end())
         values = {name: view[start:end] for name, (start, end, _) in attributes.items()}
         label = values.get("charset")
         if label is None and values.get("http-equiv", "").lower() == "content-type":
@@ -954,7 +955,6 @@ def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Docu
         if _needs_quotes(value):
             added = "'" if '"' in value and "'" not in value else '"'
             edits.append((start, start, added, "strict"))
-            edits.append((end, end, added, "strict"))
             if '"' in view[start:end] and added == '"':  # a literal '"' of the old value, outside the URLs
                 edits.extend(
                     (i, i + 1, "&quot;", "strict")
@@ -964,6 +964,8 @@ def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Docu
         for item, item_new in items:
             text, errors = _written(item_new, item.css, added)
             edits.append((item.span[0], item.span[1], text, errors))
+        if added:  # after the URL edits: an empty value's URL and both quotes share one position
+            edits.append((end, end, added, "strict"))
     edits.sort(key=lambda edit: (edit[0], edit[1]))
     return _apply(document, prepared, edits)
 

@@ -14,7 +14,6 @@ import enum
 import re
 from typing import NamedTuple
 
-from .charset import HEXDIG, char_class
 
 # RFC 3986 appendix B, with the outer groups made non-capturing so that groups() yields the five components.
 # DOTALL: a lenient parse accepts any string, line breaks included.
@@ -22,9 +21,8 @@ _APPENDIX_B = re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))
 split = _APPENDIX_B.match
 
 # RFC 3986 3.2.2: dec-octet / IPv4address, and the shape of the IP-literal forms (validate.py checks them fully).
-_DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9][0-9]|[0-9])"
-_IPV4ADDRESS = re.compile(rf"{_DEC_OCTET}(?:\.{_DEC_OCTET}){{3}}")
-_IPVFUTURE = re.compile(rf"\[[vV]{char_class(HEXDIG)}+\..+\]", re.DOTALL)
+DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9][0-9]|[0-9])"
+IPV4ADDRESS = re.compile(rf"{DEC_OCTET}(?:\.{DEC_OCTET}){{3}}")
 
 
 class HostKind(enum.Enum):
@@ -54,8 +52,9 @@ def split_authority(authority: str) -> tuple[str | None, str, str | None]:
 def host_kind(host: str) -> HostKind:
     """Classify a host as RFC 3986 3.2.2 does: IP-literal first, then IPv4address, else reg-name."""
     if host.startswith("[") and host.endswith("]"):
-        return HostKind.IPVFUTURE if _IPVFUTURE.fullmatch(host) else HostKind.IPV6
-    if _IPV4ADDRESS.fullmatch(host):
+        # RFC 3986 3.2.2: IP-literal = "[" ( IPv6address / IPvFuture ) "]"; only IPvFuture starts with "v"
+        return HostKind.IPVFUTURE if host[1:2] in ("v", "V") else HostKind.IPV6
+    if IPV4ADDRESS.fullmatch(host):
         return HostKind.IPV4
     return HostKind.REG_NAME
 

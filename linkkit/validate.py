@@ -33,7 +33,7 @@ from .charset import (
     USERINFO_CHARS,
     char_class,
 )
-from .uri import _IPV4ADDRESS, HostKind, split, split_authority
+from .uri import IPV4ADDRESS, HostKind, split, split_authority
 
 RULES = ("URI-reference", "URI", "absolute-URI", "relative-ref")
 
@@ -69,7 +69,7 @@ def _run1(chars: str) -> str:
 
 # h16 = 1*4HEXDIG ; ls32 = ( h16 ":" h16 ) / IPv4address, IPv4address (with dec-octet) as linkkit.uri defines it
 _H16 = f"{_HEX}{{1,4}}"
-_LS32 = f"(?:{_H16}:{_H16}|{_IPV4ADDRESS.pattern})"
+_LS32 = f"(?:{_H16}:{_H16}|{IPV4ADDRESS.pattern})"
 # IPv6address, the nine forms of RFC 3986 3.2.2, in order.
 _IPV6ADDRESS = "(?:" + "|".join((
     f"(?:{_H16}:){{6}}{_LS32}",                      # 6( h16 ":" ) ls32
@@ -255,8 +255,7 @@ def _diagnose(text: str, rule: str, ipv6_zone_id: bool) -> Iterator[Violation]:
                         "':' with no scheme before it; expected a scheme, or a first path segment without ':' "
                         "(RFC 3986 3.1, 4.2)")
     elif rule in ("URI", "absolute-URI"):
-        yield Violation(0, "scheme", f"expected a scheme and ':' at the start of {rule} (RFC 3986 3.1, 4.3), "
-                                     f"found {_found(text, 0)}")
+        yield Violation(0, "scheme", f"{rule} begins with a scheme and ':' (RFC 3986 3, 4.3); this text has none")
     if authority is not None:
         yield from _check_authority(text, parts.start(2), authority, ipv6_zone_id)
     yield from _check(text, *parts.span(3), _PATH)

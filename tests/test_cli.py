@@ -6,9 +6,12 @@ import io
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import linkkit
 from linkkit import cli
@@ -107,9 +110,10 @@ def test_extract_reports_undecodable_bytes_by_line_and_column_and_keeps_them(tmp
     assert f"{path}:1:4: warning: 3 byte(s) not valid utf-8".encode() in captured.err
 
 
-def test_extract_scans_a_file_in_chunks_with_the_same_references_as_the_whole_text(tmp_path, capsys, monkeypatch) -> None:
+def test_extract_reads_in_chunks_and_finds_what_the_whole_text_holds(tmp_path, capsys, monkeypatch) -> None:
     # Bounded memory: the file is read in small chunks; every reference, even one across a chunk boundary, is found.
-    text = "".join(f"行 {i}：<http://example.org/{i}/a-\n  b> 和 www.example.com/{i}。Re: 10:30\r\n" for i in range(300))
+    line = "行 {}：<http://example.org/{}/a-\n  b> 和 www.example.com/{}。Re: 10:30\r\n"
+    text = "".join(line.format(i, i, i) for i in range(300))
     path = write(tmp_path, "big.txt", text)
     monkeypatch.setattr(cli, "CHUNK_SIZE", 97)
     assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
@@ -166,8 +170,27 @@ def test_rewrite_without_options_returns_the_input_byte_for_byte(tmp_path, capsy
     assert capsysbinary.readouterr().out == data
 
 
+PIECES = st.sampled_from(["http://", "<URL:", "www.", "ex-\n", "\r\n", " ", ">", "(", ")", "a", "é", "\xff", "\xe9"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(PIECES.map(lambda p: p.encode("latin-1") if p in ("\xff", "\xe9") else p.encode()), max_size=40))
+def test_rewrite_without_options_is_the_identity_on_any_bytes(pieces) -> None:
+    data = b"".join(pieces)
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory, "in.txt")
+        path.write_bytes(data)
+        args = cli.build_parser().parse_args(["rewrite", str(path)])
+        out, err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8"), io.StringIO()
+        assert args.run(args, out, err) == 0
+        out.flush()
+        assert out.buffer.getvalue() == data
+        assert path.read_bytes() == data
+
+
 def test_rewrite_angle_wraps_each_reference_not_already_in_angle_brackets(tmp_path, capsys) -> None:
-    path = write(tmp_path, "a.txt", "a <http://example.org/x> b (http://example.com/y). <URL:ftp://e.example/> www.example.net.\n")
+    text = "a <http://example.org/x> b (http://example.com/y). <URL:ftp://e.example/> www.example.net.\n"
+    path = write(tmp_path, "a.txt", text)
     assert cli.main(["rewrite", "--angle", str(path)]) == 0
     assert capsys.readouterr().out == (
         "a <http://example.org/x> b (<http://example.com/y>). <URL:ftp://e.example/> <www.example.net>.\n"
