@@ -130,7 +130,8 @@ def corpus(directory: Path, limit_mb: float | None) -> list[Path]:
     files = sorted(p for p in directory.rglob("*") if p.is_file() and p.suffix.lower() in (".html", ".htm"))
     if limit_mb is None:
         return files
-    chosen, total = [], 0
+    chosen: list[Path] = []
+    total = 0
     for path in files:
         size = path.stat().st_size
         if total + size > limit_mb * 1e6 and chosen:

@@ -115,7 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit-mb", type=float, help="read at most this many MB of the corpus (all extractors)")
     parser.add_argument("--peer-limit-mb", type=float, help="give the three peers only this many MB of it")
     parser.add_argument("--repeat", type=int, default=1, help="runs per extractor; the best time counts")
-    parser.add_argument("--only", action="append", help="run only this extractor (repeatable)")
+    parser.add_argument(
+        "--only", action="append", choices=[name for name, _, _ in EXTRACTORS], help="run only this one (repeatable)"
+    )
     args = parser.parse_args(argv)
 
     if not args.corpus.is_dir():
@@ -141,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         size = megabytes(subset)
         seconds, links = measure(extract, subset, args.repeat)
         rates[name] = size / seconds if seconds else float("inf")
-        own = rates.get("linkkit subset" if is_peer else "linkkit")
+        own = rates.get("linkkit subset" if is_peer and args.peer_limit_mb is not None else "linkkit")
         ratio = f"{own / rates[name]:.2f}x" if own else "-"
         print(f"{name:<14} {len(subset):>6} {size:>8.1f} {seconds:>9.2f} {rates[name]:>8.2f} {links:>9}  {ratio}")
         sys.stdout.flush()

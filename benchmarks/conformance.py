@@ -31,7 +31,6 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _EMAIL = re.compile(r"^[^\s@:/]+@[^\s@:/]+\.[^\s@:/]+$")
 _ABBREVIATED = re.compile(r"^(?:www|ftp)\.", re.IGNORECASE)
 _IP = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?:/|$)")
-_TRAILING = ".,;:!?'\")]}>*_~-+"
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ CLASSES: tuple[tuple[str, Callable[[str, str, list[str], list[str]], bool]], ...
     ("tweet-specific rule (t.co slugs, 's, #hashtag, @mention, $cashtag)",
      lambda s, t, e, g: s == "twitter-text" and re.search(r"t\.co/|[#@$]https?:", t) is not None),
     ("bare IP address without a scheme",
-     lambda s, t, e, g: any(_IP.match(x) for x in e if _schemeless(x)) or any(_IP.match(x) for x in e)),
+     lambda s, t, e, g: any(_IP.match(x) for x in e)),
     ("TLD-anchored bare domain (no scheme, not www./ftp.)",
      lambda s, t, e, g: any(_schemeless(x) and not _is_email(x) and not x.startswith("//") for x in e)),
     ("network-path reference //host without a scheme",
@@ -115,7 +114,10 @@ _CONFIGURING = frozenset({"ignore_list", "permit_list", "only_unique", "with_sch
 
 
 def classify(suite: str, case: dict[str, Any], expected: list[str], got: list[str]) -> str:
-    configured = sorted(_CONFIGURING.intersection(case.get("options") or {}))
+    options = case.get("options") or {}
+    configured = sorted(_CONFIGURING.intersection(options))
+    if options.get("url_can_be_iri") is False:  # robinst: IRIs switched off for the case
+        configured.append("url_can_be_iri: false")
     if configured:
         return f"peer configured for the case ({', '.join(configured)})"
     return next(name for name, fits in CLASSES if fits(suite, case["text"], expected, got))

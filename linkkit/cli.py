@@ -118,7 +118,7 @@ def _write(stream: IO[str], text: str) -> None:
         stream.write(text)
         return
     stream.flush()
-    buffer.write(text.encode(stream.encoding or "utf-8", ERRORS))
+    buffer.write(text.encode(getattr(stream, "encoding", None) or "utf-8", ERRORS))
 
 
 def _error(message: str, stderr: IO[str]) -> None:
@@ -311,7 +311,11 @@ def _write_atomically(path: Path, text: str, encoding: str) -> None:
 
 
 def _write_bytes_atomically(path: Path, data: bytes) -> None:
-    """Replace *path* by *data* via a temporary file in the same directory, keeping the file's mode."""
+    """Replace *path* by *data* via a temporary file in the same directory, keeping the file's mode.
+
+    A symbolic link is followed: its target is rewritten and the link stays a link.
+    """
+    path = path.resolve()
     mode = path.stat().st_mode if path.exists() else None
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -335,7 +339,11 @@ def run_rewrite(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> i
     outputs: list[str] = []
     for source in sources:
         try:
-            text = source.read_text()
+            data = source.read_bytes()
+            if _looks_like_html(source, data[:SNIFF_SIZE]) and not args.as_text:
+                # Rewriting attribute values as prose would damage markup ("<" inside href="...").
+                raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
+            text = source.decode(data)
         except InputError as error:
             _error(str(error), stderr)
             failed = True
@@ -381,6 +389,7 @@ def add_rewrite(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--normalize", action="store_true", help="normalize each reference (RFC 3986 6.2.2, 6.2.3)")
     parser.add_argument("--unwrap", action="store_true", help="re-join references that run over several lines")
     parser.add_argument("--angle", action="store_true", help="wrap each reference in <...> (RFC 3986 appendix C)")
+    parser.add_argument("--as-text", action="store_true", help="rewrite HTML inputs as plain text too")
     target = parser.add_mutually_exclusive_group()
     target.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
     target.add_argument("--in-place", action="store_true", help="rewrite each input file atomically")
@@ -515,7 +524,10 @@ def main(argv: Iterable[str] | None = None) -> int:
     try:
         return int(args.run(args, sys.stdout, sys.stderr))
     except BrokenPipeError:  # e.g. `linkkit extract big.txt | head`: stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+        except (OSError, ValueError):
+            pass  # standard output is not a file descriptor (embedded, captured): nothing left to flush into a pipe
         return EXIT_SOME_FAILED
     except KeyboardInterrupt:
         return 130

@@ -57,10 +57,6 @@ _MARKUP = re.compile(
     r"|/[^>]*+>?"  # "</>" is ignored; "</" and no letter starts a bogus comment
     r")"
 )
-_ATTRIBUTES = re.compile(
-    r"[\t\n\f\r /]*+(?P<name>[^\t\n\f\r />][^\t\n\f\r />=]*+)"
-    rf"(?:{_WS}*+={_WS}*+(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))))?"
-)
 # 13.2.5.2-3, 13.2.5.4: raw text and RCDATA end at "</name" followed by whitespace, "/" or ">", in any case.
 _RAW_TEXT_END = {
     name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.IGNORECASE)
@@ -92,6 +88,7 @@ _BREAKOUT = frozenset(
     "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu "
     "meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var".split()
 )
+_FONT_BREAKOUT = frozenset({"color", "face", "size"})  # a <font> with one of these leaves them too
 # 13.2.6 "HTML integration point" and "MathML text integration point": their content is HTML again.
 _INTEGRATION_POINTS = {
     "svg": frozenset({"foreignobject", "desc", "title"}),
@@ -128,7 +125,7 @@ PLACES: dict[str, dict[str, str]] = {
     "td": {"background": URL},
     "th": {"background": URL},
     "html": {"manifest": URL},
-    "head": {"profile": URL},
+    "head": {"profile": TOKENS},  # HTML 4.01 7.4.4.3: "one or more meta data profiles, separated by white space"
 }
 # Attributes that hold URLs on every element; on SVG and MathML elements also href and xlink:href.
 GLOBAL_PLACES = {"itemtype": TOKENS, "itemid": URL, "style": CSS}
@@ -236,7 +233,7 @@ def _decode(view: str, start: int, end: int, codec: str | None, references: bool
     """
     source = view[start:end]
     transcode = codec is not None and not source.isascii()
-    if not transcode and not (references and "&" in source):
+    if not transcode and not (references and "&" in source) and "\r" not in source:
         return (source.replace("\0", "\ufffd") if "\0" in source else source), None
     parts: list[str] = []
     offsets: list[int] = []
@@ -246,13 +243,18 @@ def _decode(view: str, start: int, end: int, codec: str | None, references: bool
         text = view[position:stop]
         if transcode and not text.isascii():
             text = text.encode("latin-1").decode(codec, "surrogateescape")  # type: ignore[arg-type]
-            at = position
+            starts, at = [], position
             for character in text:
-                offsets.append(at)
+                starts.append(at)
                 at += len(character.encode(codec, "surrogateescape"))  # type: ignore[arg-type]
         else:
-            offsets.extend(range(position, stop))
+            starts = list(range(position, stop))
+        if "\r" in text:  # 13.2.3.5 preprocessing: CR LF and a lone CR are LF (CR LF at the CR's offset)
+            kept = [i for i, c in enumerate(text) if not (c == "\n" and i and text[i - 1] == "\r")]
+            text = "".join(text[i] for i in kept).replace("\r", "\n")
+            starts = [starts[i] for i in kept]
         parts.append(text)
+        offsets.extend(starts)
 
     if references:
         for match in _CHARACTER_REFERENCE.finditer(view, start, end):
@@ -291,34 +293,16 @@ def read_tokens(value: str) -> Iterator[tuple[int, int, str, str | None]]:
         yield match.start(), match.end(), match.group(), None
 
 
-_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
-
-
-def _valid_descriptors(descriptors: list[str]) -> bool:
-    """The descriptor parser of "parse a srcset attribute" (HTML 4.8.4.3.10, step 13): w, x, h rules."""
-    width = density = height = None
-    for descriptor in descriptors:
-        number, kind = descriptor[:-1], descriptor[-1:]
-        if kind == "w" and number.isascii() and number.isdigit():
-            if width is not None or density is not None or int(number) == 0:
-                return False
-            width = int(number)
-        elif kind == "x" and _FLOAT.fullmatch(number):
-            if width is not None or density is not None or height is not None or float(number) < 0:
-                return False
-            density = float(number)
-        elif kind == "h" and number.isascii() and number.isdigit():
-            if height is not None or density is not None or int(number) == 0:
-                return False
-            height = int(number)
-        else:
-            return False
-    return height is None or width is not None
+# "parse a srcset attribute" step 8: descriptors (and parenthesized parts, commas allowed) up to the next comma.
+_DESCRIPTORS = re.compile(r"(?:[^,(]++|\([^)]*+\)?)*+,?")
 
 
 def read_srcset(value: str) -> Iterator[tuple[int, int, str, str | None]]:
-    """The URL of each image candidate, by "parse a srcset attribute" (HTML 4.8.4.3.10); a candidate whose
-    descriptors are invalid is dropped, as the standard drops it."""
+    """The URL of each image candidate, split as "parse a srcset attribute" (HTML 4.8.4.3.10) splits them.
+
+    The descriptors are tokenized (to find where a candidate ends) but not validated: a candidate that the
+    standard's descriptor parser would skip for selection (``a.png 1x 2x``) is still a URL written in the page.
+    """
     length = len(value)
     position = 0
     while True:
@@ -330,46 +314,12 @@ def read_srcset(value: str) -> Iterator[tuple[int, int, str, str | None]]:
         while position < length and value[position] not in ASCII_WHITESPACE:  # step 5
             position += 1
         end = position
-        descriptors: list[str] = []
         if value[end - 1] == ",":  # step 7: trailing commas end the candidate
             while value[end - 1] == ",":
                 end -= 1
-        else:  # step 8: the descriptor tokenizer
-            while position < length and value[position] in ASCII_WHITESPACE:
-                position += 1
-            current, state = "", "in descriptor"
-            while True:
-                c = value[position] if position < length else ""
-                if state == "in descriptor":
-                    if c in ASCII_WHITESPACE and c:
-                        if current:
-                            descriptors.append(current)
-                        current, state = "", "after descriptor"
-                    elif c == ",":
-                        position += 1
-                        break
-                    elif c == "(":
-                        current, state = current + c, "in parens"
-                    elif not c:
-                        break
-                    else:
-                        current += c
-                elif state == "in parens":
-                    if not c:
-                        break
-                    current += c
-                    if c == ")":
-                        state = "in descriptor"
-                elif not c:  # after descriptor
-                    break
-                elif c not in ASCII_WHITESPACE:
-                    state = "in descriptor"
-                    continue
-                position += 1
-            if current:
-                descriptors.append(current)
-        if _valid_descriptors(descriptors):
-            yield start, end, value[start:end], None
+        else:  # step 8: the descriptor tokenizer runs to a comma outside parentheses, or to the end
+            position = _DESCRIPTORS.match(value, position).end()  # type: ignore[union-attr]  # "*" matches
+        yield start, end, value[start:end], None
 
 
 def read_refresh(value: str) -> Iterator[tuple[int, int, str, str | None]]:
@@ -491,23 +441,42 @@ def _script_end(view: str, position: int) -> int:
             state = 2
 
 
+# The attributes the scan reads: those that hold URLs, <meta>'s charset, http-equiv and content, and the names
+# that make a <font> leave SVG.
+_READ_ATTRIBUTES = _trie(
+    sorted(
+        {name for places in PLACES.values() for name in places}
+        | {*FOREIGN_PLACES}
+        | {"charset", "http-equiv", "content"}
+        | _FONT_BREAKOUT
+    )
+)
+# One read attribute, after the attributes before it that are not read (skipped inside the regex engine).
+_READ_ATTRIBUTE = re.compile(
+    rf"(?:[\t\n\f\r /]*+(?!(?i:{_READ_ATTRIBUTES})[\t\n\f\r />=]){_ATTRIBUTE})*+"
+    rf"[\t\n\f\r /]*+(?P<name>(?i:{_READ_ATTRIBUTES}))(?=[\t\n\f\r />=])"
+    rf"(?:{_WS}*+={_WS}*+(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))))?"
+)
+
+
 def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, str | None]]:
-    """The attributes of a tag, from *start* to its ">" at *end*: lower-case name -> (value start, value end, quote);
-    the first of a name wins."""
+    """The read attributes of a tag, from *start* to its ">" at *end*: lower-case name -> (value start, value end,
+    quote); the first of a name wins."""
     attributes: dict[str, tuple[int, int, str | None]] = {}
-    for match in _ATTRIBUTES.finditer(view, start, end):
+    match = _READ_ATTRIBUTE.match(view, start, end)
+    while match is not None:
         name, double, single, unquoted = match.groups()
         name = name.lower()
-        if name in attributes:  # 13.2.5.33: a duplicate attribute is dropped
-            continue
-        if double is not None:
-            attributes[name] = (match.start(2), match.end(2), '"')
-        elif single is not None:
-            attributes[name] = (match.start(3), match.end(3), "'")
-        elif unquoted is not None:
-            attributes[name] = (match.start(4), match.end(4), "")
-        else:
-            attributes[name] = (match.end(), match.end(), None)
+        if name not in attributes:  # 13.2.5.33: a duplicate attribute is dropped
+            if double is not None:
+                attributes[name] = (match.start(2), match.end(2), '"')
+            elif single is not None:
+                attributes[name] = (match.start(3), match.end(3), "'")
+            elif unquoted is not None:
+                attributes[name] = (match.start(4), match.end(4), "")
+            else:
+                attributes[name] = (match.end(), match.end(), None)
+        match = _READ_ATTRIBUTE.match(view, match.end(), end)
     return attributes
 
 
@@ -559,9 +528,12 @@ def _scan(view: str, codec: str | None) -> _Scan:
         if kind == "close":
             tag = match.group("start").lower()
             attributes_start, attributes_end = match.span("attrs")
+            if namespace == "html" and (tag == "svg" or tag == "math"):  # the root is an SVG/MathML element
+                namespace = tag
             if namespace != "html":
                 if tag in _BREAKOUT or (
-                    tag == "font" and any(a in _attributes(view, attributes_start, position) for a in ("color", "face", "size"))
+                    tag == "font"
+                    and not _attributes(view, attributes_start, position).keys().isdisjoint(_FONT_BREAKOUT)
                 ):
                     while stack and stack[-1][1] != "html":
                         stack.pop()
@@ -616,10 +588,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
                     found[count:] = sorted(found[count:], key=lambda f: f.span)
             if tag not in _STATE_TAGS:
                 continue
-            if tag == "svg" or tag == "math":
-                if not match.group("close").endswith("/>"):
-                    stack.append((tag, tag))
-            elif tag == "template":
+            if tag == "template":
                 templates += 1
             elif tag == "script":
                 position = _script_end(view, position)
@@ -658,6 +627,10 @@ _WHATWG_ENCODINGS = {
     "gbk": "gb2312 gb_2312 gb_2312-80 chinese csgb2312 csiso58gb231280 iso-ir-58 x-gbk",
     "big5hkscs": "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
     "cp949": "euc-kr cseuckr csksc56011987 iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601",
+    # Python's "utf-16" and "utf-32" write a BOM before every value they encode; the standard means LE.
+    "utf-16-le": "utf-16 utf-16le unicode csunicode iso-10646-ucs-2 ucs-2 unicodefeff",
+    "utf-16-be": "utf-16be unicodefffe",
+    "utf-32-le": "utf-32 utf-32le",
 }
 _LABELS = {label: codec for codec, labels in _WHATWG_ENCODINGS.items() for label in labels.split()}
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs.BOM_UTF16_LE, "utf-16-le"))
@@ -866,7 +839,9 @@ def _css_escape(value: str, context: str) -> str:
     if context == ")":
         unsafe = "\"'()\\"
         return "".join(
-            "\\" + c if c in unsafe else f"\\{ord(c):06x}" if c in ASCII_WHITESPACE or ord(c) < 0x20 or c == "\x7f" else c
+            "\\" + c
+            if c in unsafe
+            else f"\\{ord(c):06x}" if c in ASCII_WHITESPACE or ord(c) < 0x20 or c == "\x7f" else c
             for c in value
         )
     return "".join("\\" + c if c in ("\\", context) else f"\\{ord(c):06x}" if c in "\n\r\f" else c for c in value)
@@ -994,7 +969,9 @@ _XLINK = "{http://www.w3.org/1999/xlink}"
 _Element = tuple[Any, str, str, bool]
 
 
-def _walk(root: Any, children: Callable[[Any], list[Any]], name: Callable[[Any], tuple[str | None, str | None]]) -> Iterator[_Element]:
+def _walk(
+    root: Any, children: Callable[[Any], list[Any]], name: Callable[[Any], tuple[str | None, str | None]]
+) -> Iterator[_Element]:
     """The elements under *root* in tree order, with the namespace and template context of each."""
     pending: list[tuple[Any, str, bool]] = [(root, "html", False)]
     while pending:

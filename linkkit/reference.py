@@ -66,6 +66,21 @@ class Reference:
         """Exactly the input characters the reference occupies (``text[start:end]``), wrapping whitespace and all."""
         return self.string[self._start - self.offset : self._end - self.offset]
 
+    @property
+    def unwrapped(self) -> str:
+        """The reference as written, on one line: ``.uri`` without the ``http://``, ``ftp://`` or ``mailto:`` that
+        completed an abbreviated reference or an e-mail address (``.raw`` less wrapping whitespace and quote marks).
+
+        >>> import linkkit
+        >>> [ref.unwrapped for ref in linkkit.finditer("<www.example.\\n org/a> or <ftp://a.example/x-\\n y>")]
+        ['www.example.org/a', 'ftp://a.example/x-y']
+        """
+        if self.kind == "abbreviated":
+            return self.uri.partition("//")[2]
+        if self.kind == "email":
+            return self.uri.partition(":")[2]
+        return self.uri
+
     def group(self, group: int = 0) -> str:
         """The raw text of the reference, as ``re.Match.group()`` (there are no sub-groups)."""
         _only_group_zero(group)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import regex
 
@@ -50,13 +50,22 @@ class ScanOptions:
             raise ValueError(f"max_length must be at least 1, not {self.max_length!r}")
 
 
+# --- bounds: every walk is bounded or consumes what it walks over -----------------------------------------------
+
+_MAX_SCHEME = 64  # the longest IANA scheme name has 38 characters; a longer run before ":" is prose or code
+_MAX_LOCAL_PART = 64  # RFC 5321 4.5.3.1.1: a local-part has at most 64 octets
+_MAX_WRAP = 64  # whitespace that may wrap a reference: around a line break, between "<", "URL:" and the scheme
+
+
 # --- character classes: derived from linkkit.charset (RFC 3986 section 2), never retyped ---------------------------
 
 # RFC 3987 2.2 (ucschar): non-ASCII letters, marks, digits and symbols ("http://🍄.example/", "/¢/") belong to
-# an IRI and are kept as written, as are format characters (ZERO WIDTH JOINER, which Indic words and emoji
-# sequences need); Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference
-# (policy rule 10).
-_IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}]|\p{Cf}"
+# an IRI and are kept as written, as are ZERO WIDTH (NON-)JOINER, which Indic words and emoji sequences need.
+# Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference (policy rule 10); so do
+# the other format characters (ZERO WIDTH SPACE, SOFT HYPHEN, the bidirectional controls of RFC 3987 4.1) and
+# the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which CJK prose uses as punctuation --
+# their full-width letters and digits stay.
+_IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}\uff01-\uff64]|[\p{L}\p{N}\u200c\u200d]"
 
 # A closing bracket ends a bare reference unless an opening partner precedes it inside the reference (policy
 # rule 5): "(see http://example.org/)" versus "http://en.example.org/wiki/URI_(disambiguation)"; IPv6 literals
@@ -73,9 +82,8 @@ _PROSE_PUNCTUATION = {
     "!": "ends an exclamation",
     "?": "ends a question: 'did you try http://example.org/?'",
     "'": "closes a single-quoted reference: 'http://example.org/'",
-    "*": "closes Markdown emphasis: **http://example.org/** (GFM 6.9 trims it too)",
-    "_": "closes Markdown emphasis: _http://example.org/_ (GFM 6.9)",
-    "~": "closes Markdown strikethrough: ~~http://example.org/~~ (GFM 6.9)",
+    "*": "closes Markdown emphasis: **http://example.org/** (GFM 6.9 trims it too); a sub-delim that real URIs "
+    "hardly ever end with -- unlike the unreserved '_' and '~' (RFC 3986 2.3), which stay",
 }
 
 # Openers and their closers, for naming the delimiter of a bare reference (policy rule 1): RFC 3986 appendix C's
@@ -100,19 +108,23 @@ def _class(chars: str, *, plus: str = "", minus: str = "") -> str:
     return "[" + "".join(regex.escape(c) for c in chars if c not in minus) + plus + "]"
 
 
+# A "," or ";" right before another "scheme://" separates two references of a list ("http://a.example/,http://
+# b.example/"); inside a query a second URI follows "=" instead ("?url=http://b.example/").
+_LIST_SEPARATORS = ",;"
+_LIST_SEPARATOR = rf"[{_LIST_SEPARATORS}](?![A-Za-z][A-Za-z0-9+.\-]{{0,{_MAX_SCHEME - 1}}}://)"
+_LIST_SEPARATOR_REACH = _MAX_SCHEME + 4  # how far past a "," the run may look
 # Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
-# closing brackets, which the walk forward weighs one at a time.
-_BARE_RUN = regex.compile("(?:" + _class(URI_CHARS, minus="".join(_CLOSING)) + "|" + _IRI_CHARACTERS + ")*+")
+# closing brackets, which the walk forward weighs one at a time, and list separators.
+_BARE_RUN = regex.compile(
+    "(?:" + _class(URI_CHARS, minus="".join(_CLOSING) + _LIST_SEPARATORS) + "++|" + _LIST_SEPARATOR + "|"
+    + _IRI_CHARACTERS + ")*+"
+)
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E).
-_ANGLE_RUN = regex.compile("(?:" + _class(URI_CHARS, plus=r"\s") + "|" + _IRI_CHARACTERS + ")*+")
+_ANGLE_RUN = regex.compile("(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + _IRI_CHARACTERS + ")*+")
 _PROSE_RUN_BACK = regex.compile(_class("".join(_PROSE_PUNCTUATION)) + "+", regex.REVERSE)
-_WHITESPACE = regex.compile(r"\s")
 
 # --- walking back ----------------------------------------------------------------------------------------------
 
-_MAX_SCHEME = 64  # the longest IANA scheme name has 38 characters; a longer run before ":" is prose or code
-_MAX_LOCAL_PART = 64  # RFC 5321 4.5.3.1.1: a local-part has at most 64 octets
-_MAX_WRAP = 64  # whitespace that may wrap a reference: around a line break, between "<", "URL:" and the scheme
 # RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ); walked back from the ":" trigger.
 _SCHEME_RUN_BACK = regex.compile(_class(SCHEME_CHARS) + "+", regex.REVERSE)
 _ALPHA_SET = frozenset(ALPHA)
@@ -136,25 +148,35 @@ _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 # RFC 2396 appendix E: "a line break immediately after a hyphen" -- "ignore all unescaped whitespace around the
 # line break".  One line break only: a blank line ends a paragraph, and a reference with it.
 _HYPHEN_WRAP = regex.compile(rf"[ \t]{{0,{_MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{_MAX_WRAP}}}")
-_HYPHEN_WRAP_REACH = 2 * _MAX_WRAP + 2 + _MAX_SCHEME + 3  # how far past a hyphen the decision may look
+# In quoted mail the next line starts with the quote marker again (RFC 3676 4.5), at most this deep.
+_MAX_QUOTE_DEPTH = 16
+_QUOTED_HYPHEN_WRAP = regex.compile(
+    rf"[ \t]{{0,{_MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{_MAX_WRAP}}}(?:>[ \t]{{0,{_MAX_WRAP}}}){{1,{_MAX_QUOTE_DEPTH}}}"
+)
+# How far past a hyphen the decision may look: the wrap, then a scheme and "//" at the start of the next line.
+_HYPHEN_WRAP_REACH = (2 + _MAX_QUOTE_DEPTH) * (_MAX_WRAP + 1) + 2 + _MAX_SCHEME + 3
 # A wrapped line continues with a letter, a digit or a character that carries a URI on ("/", "?", "#", "%", "&",
 # "=", "_", "~", "."); a next line that opens with a bracket, a quote or a list's "-" or "*" is prose.
 _CONTINUATION_START = regex.compile(r"[\p{L}\p{N}/?#%&=_~.]")
 # A hyphen-wrapped line does not continue into a line that starts a reference of its own.
 _SCHEME_AHEAD = regex.compile(_class(ALPHA) + _class(SCHEME_CHARS) + f"{{0,{_MAX_SCHEME - 1}}}:")
 _ABBREVIATED_AHEAD = regex.compile(r"(?i:www|ftp)\.")
+# A mail quote marker at the start of a line ("> ", "> > "; RFC 3676 4.5 calls it the quote indicator). A quoted
+# <...> reference carries it on each line it is wrapped over.
+_QUOTE_MARKER = regex.compile(r"[ \t]*(?:>[ \t]*)+")
+_QUOTE_MARKER_AFTER_BREAK = regex.compile(r"(?<=[\r\n])[ \t]*(?:>[ \t]*)+")
+_MAX_QUOTED_LINE = 256  # how far back the start of a quoted line is looked for
 # Where a hyphen removed from a wrapped line gives the other reading (RFC 2396 appendix E: "the hyphen may or
 # may not actually be part of the URL").
 _HYPHEN_AT_BREAK = regex.compile(r"-(?=[^\S\r\n]*[\r\n])")
 
 # RFC 1034 3.5 / RFC 1123 2.1: a label is letters, digits and inner hyphens, at most 63 characters; IDN labels
 # (RFC 5890) in their Unicode form are letters too.
-_LABEL = r"[\p{L}\p{N}](?:[\p{L}\p{N}\-]{0,61}[\p{L}\p{N}])?"
+_MAX_LABEL = 63
+_LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\p{{N}}])?"
 # RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
 # authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
 _ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})+(?:[:/?#]|\Z)", regex.IGNORECASE)
-# RFC 3986 3: hier-part, up to the query or the fragment.
-_HIERARCHY = regex.compile(r"[^?#]*")
 _EMAIL_DOMAIN = regex.compile(rf"{_LABEL}(?:\.{_LABEL})+")
 _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 
@@ -170,11 +192,10 @@ _ABBREVIATED_TRIGGER = regex.compile(r"(?:www|WWW|Www|ftp|FTP|Ftp)\.")
 _EMAIL_TRIGGER = regex.compile(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
 _MARGIN = 16  # streams: a trigger this close to the end of the text read so far waits for more text
 # Streams keep this much text before the resume point: every walk back above stays within it.
-_LOOKBEHIND = 4 * _MAX_WRAP + _MAX_SCHEME + _MAX_LOCAL_PART + 64
+_LOOKBEHIND = 4 * _MAX_WRAP + _MAX_SCHEME + _MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
 
 
-@dataclass(frozen=True, slots=True)
-class _Extent:
+class _Extent(NamedTuple):
     """Where a candidate reference lies once delimited: its own span, its delimited span, and what delimits it."""
 
     start: int
@@ -188,11 +209,12 @@ class _Extent:
 def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
     """Delimit the reference that starts at *start* (RFC 3986 appendix C, RFC 2396 appendix E, RFC 1738 appendix)."""
     limit = min(len(text), start + max_length)
-    angle = _ANGLE_OPEN_BACK.match(text, max(floor, start - 3 * _MAX_WRAP), start)
+    low = max(floor, start - 3 * _MAX_WRAP)
+    angle = _ANGLE_OPEN_BACK.match(text, low, start) if text.rfind("<", low, start) >= 0 else None
     looked = start
     if angle is not None:
         # Policy rule 3: inside <...> whitespace (line breaks too) is ignored up to the ">".
-        stop = _run_end(_ANGLE_RUN, text, start, limit)
+        stop = _angle_end(text, start, limit, _quoted_line(text, angle.start()))
         if text.startswith(">", stop):
             end = start + len(text[start:stop].rstrip())
             delimiter: Delimiter = "url-prefix" if ":" in angle.group() else "angle"
@@ -200,11 +222,35 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
         looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
     end, horizon = _bare_end(text, start, limit)
     horizon = max(horizon, looked)
-    prefix = _URL_PREFIX_BACK.match(text, max(floor, start - 5), start)
+    before = text[start - 2 : start]
+    low = max(floor, start - 5)
+    prefix = _URL_PREFIX_BACK.match(text, low, start) if ":" in before else None
     if prefix is not None and (prefix.start() == 0 or text[prefix.start() - 1] not in _ASCII_ALNUM):
         # Policy rule 2: a bare "URL:" prefix is a delimiter, not part of the reference.
         return _Extent(start, end, prefix.start(), end, "url-prefix", max(horizon, end + 1))
     return _enclosed(text, start, end, horizon)
+
+
+def _angle_end(text: str, start: int, limit: int, quoted: bool) -> int:
+    """Where the run inside <...> stops, at its ">" -- in quoted mail, not at the quote marker that starts each
+    line the reference is wrapped over."""
+    stop = _run_end(_ANGLE_RUN, text, start, limit)
+    while quoted and text.startswith(">", stop):
+        line_start = text.rfind("\n", start, stop) + 1
+        if line_start == 0 or text[line_start:stop].strip():
+            break  # a ">" after the reference's own characters on its line closes it
+        marker = _QUOTE_MARKER.match(text, stop, limit)
+        stop = _run_end(_ANGLE_RUN, text, limit if marker is None else marker.end(), limit)
+    return stop
+
+
+def _quoted_line(text: str, at: int) -> bool:
+    """Whether the line that holds *at* starts with a mail quote marker ("> ", RFC 3676 4.5)."""
+    low = max(0, at - _MAX_QUOTED_LINE)
+    line_start = text.rfind("\n", low, at) + 1
+    if line_start == 0 and low > 0:
+        return False  # a line this long is no quoted mail
+    return _QUOTE_MARKER.match(text, line_start, at) is not None
 
 
 def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
@@ -224,32 +270,33 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     """The end of a bare reference and the horizon of that decision: runs of URI characters, balanced closing
     brackets, hyphen-wrapped lines (RFC 2396 appendix E), less the punctuation that ends prose (policy rule 5)."""
     pos = start
-    opened = {"(": 0, "[": 0}
+    rounds = squares = 0  # "(" and "[" still open
     wraps: list[tuple[int, int]] = []  # (end of the hyphen, start of the continuation)
-    horizon = start
     while True:
         end = _run_end(_BARE_RUN, text, pos, limit)
-        horizon = max(horizon, end + 1)
-        for opener in opened:
-            opened[opener] += text.count(opener, pos, end)
+        rounds += text.count("(", pos, end)
+        squares += text.count("[", pos, end)
         if end >= limit:
             break
-        partner = _CLOSING.get(text[end])
-        if partner is not None:
-            if opened[partner] == 0:
-                break  # a closing bracket with no opening partner inside the reference ends it
-            opened[partner] -= 1
+        closer = text[end]  # a closing bracket with no opening partner inside the reference ends it
+        if closer == ")" and rounds:
+            rounds -= 1
+            pos = end + 1
+            continue
+        if closer == "]" and squares:
+            squares -= 1
             pos = end + 1
             continue
         if end > start and text[end - 1] == "-":
-            horizon = max(horizon, end + _HYPHEN_WRAP_REACH)
-            resume = _continuation(text, end, limit)
+            resume = _continuation(text, end, limit, _quoted_line(text, start))
             if resume is not None:
                 wraps.append((end, resume))
                 pos = resume
                 continue
         break
-    punctuation = _PROSE_RUN_BACK.match(text, start, end)
+    # The last run looked at most this far: a "," before "scheme://", a hyphen's wrapped next line.
+    horizon = end + max(_LIST_SEPARATOR_REACH, _HYPHEN_WRAP_REACH)
+    punctuation = _PROSE_RUN_BACK.match(text, start, end) if text[end - 1] in _PROSE_PUNCTUATION else None
     while punctuation is not None:
         end = punctuation.start()
         if not wraps or end > wraps[-1][1]:
@@ -265,9 +312,9 @@ def _run_end(pattern: regex.Pattern[str], text: str, pos: int, limit: int) -> in
     return pos if run is None else int(run.end())
 
 
-def _continuation(text: str, hyphen_end: int, limit: int) -> int | None:
+def _continuation(text: str, hyphen_end: int, limit: int, quoted: bool) -> int | None:
     """Where the next line continues a reference broken after a hyphen (RFC 2396 appendix E), or None."""
-    wrap = _HYPHEN_WRAP.match(text, hyphen_end, limit)
+    wrap = (_QUOTED_HYPHEN_WRAP if quoted else _HYPHEN_WRAP).match(text, hyphen_end, limit)
     if wrap is None:
         return None
     resume = wrap.end()
@@ -284,8 +331,11 @@ def _continuation(text: str, hyphen_end: int, limit: int) -> int | None:
 
 
 def _cleaned(raw: str) -> str:
-    """The reference without the whitespace that wraps it (RFC 2396 appendix E: "should be ignored")."""
-    return "".join(raw.split()) if _WHITESPACE.search(raw) else raw
+    """The reference without the whitespace that wraps it (RFC 2396 appendix E: "should be ignored") and without
+    the quote markers of the quoted mail lines it runs over."""
+    if ">" in raw:
+        raw = _QUOTE_MARKER_AFTER_BREAK.sub("", raw)
+    return "".join(raw.split())
 
 
 def _alternatives(raw: str, uri: str, prefix: str = "") -> tuple[str, ...]:
@@ -299,6 +349,7 @@ def _alternatives(raw: str, uri: str, prefix: str = "") -> tuple[str, ...]:
 # --- the three kinds of trigger --------------------------------------------------------------------------------
 
 _Candidate = tuple[Reference | None, int]  # the reference (None: not one) and the horizon of that decision
+_Judge = Callable[[str, int, int, ScanOptions], _Candidate]  # (text, trigger, floor, options): the decision
 
 
 def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
@@ -310,12 +361,11 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     start = run.start()
     if start == low and low > floor and text[low - 1] in _SCHEME_SET:
         return None  # longer than any scheme: an identifier of code, not a scheme
-    # RFC 3986 3.1: a scheme begins with a letter. Separators before it are glue (".http://" begins at "h"),
-    # digits make it a word that is no scheme ("1abc://", as robinst/linkify reads it).
-    glued_to_number = False
+    # RFC 3986 3.1: a scheme begins with a letter. Separators before it are glue ("1.http://" begins at "h"); a
+    # digit right before it makes a word that is no scheme ("1abc://", as robinst/linkify reads both).
     while start < colon and text[start] not in _ALPHA_SET:
-        glued_to_number = glued_to_number or text[start] in _DIGIT_SET
         start += 1
+    glued_to_number = start > run.start() and text[start - 1] in _DIGIT_SET
     name = text[start:colon].lower()
     if name in KNOWN_SCHEMES and not glued_to_number:
         return start, name
@@ -336,14 +386,14 @@ def _usable(scheme: str, rest: str) -> bool:
     """
     if not rest.startswith("//"):
         return bool(rest)
-    hierarchy = _HIERARCHY.match(rest, 2).group()
+    hierarchy = rest[2:].partition("?")[0].partition("#")[0]
     return bool(hierarchy.strip("/")) or (scheme == "file" and bool(hierarchy))
 
 
 def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -> _Candidate:
     found = _scheme_start(text, colon, floor)
     if found is None:
-        return None, colon + 3
+        return None, colon + 3  # it looked at most for the "//" after the ":"
     start, name = found
     extent = _extent(text, start, floor, options.max_length)
     raw = text[extent.start : extent.end]
@@ -375,11 +425,12 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions)
     return _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix)), extent.horizon
 
 
-def _email_candidate(text: str, at: int, floor: int) -> _Candidate:
+def _email_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
     low = max(floor, at - _MAX_LOCAL_PART)
     local = _LOCAL_PART_BACK.match(text, low, at)
     domain = _EMAIL_DOMAIN.match(text, at + 1)
-    horizon = at + 2 if domain is None else domain.end() + 2
+    # A domain that fails may have been read up to a label's 63 characters and the dot after it.
+    horizon = at + _MAX_LABEL + 3 if domain is None else domain.end() + 2
     if local is None or domain is None:
         return None, horizon
     start = local.start()
@@ -414,30 +465,22 @@ def _scan(
     """
     size = len(text)
     stop = size if final else size - _MARGIN
-    searches = [_SCHEME_TRIGGER.search]
+    kinds: list[tuple[Callable[[str, int], regex.Match[str] | None], _Judge]] = [
+        (_SCHEME_TRIGGER.search, _scheme_candidate)
+    ]
     if options.abbreviated:
-        searches.append(_ABBREVIATED_TRIGGER.search)
+        kinds.append((_ABBREVIATED_TRIGGER.search, _abbreviated_candidate))
     if options.emails:
-        searches.append(_EMAIL_TRIGGER.search)
-    upcoming = [search(text, pos) for search in searches]
+        kinds.append((_EMAIL_TRIGGER.search, _email_candidate))
+    # The next trigger of each kind (kinds never share a position: ":", "w"/"f", "@"); past the end when none.
+    upcoming = [_next_trigger(search, text, pos) for search, _ in kinds]
     while True:
-        # The earliest trigger of any kind (kinds never share a position: ":", "w"/"f", "@").
-        trigger = None
-        for candidate in upcoming:
-            if candidate is not None and (trigger is None or candidate.start() < trigger.start()):
-                trigger = candidate
-        if trigger is None:
+        at = min(upcoming)
+        if at > size:
             return max(pos, stop), floor
-        at = trigger.start()
         if at >= stop:
             return at, floor
-        char = text[at]
-        if char == ":":
-            found, horizon = _scheme_candidate(text, at, floor, options)
-        elif char == "@":
-            found, horizon = _email_candidate(text, at, floor)
-        else:
-            found, horizon = _abbreviated_candidate(text, at, floor, options)
+        found, horizon = kinds[upcoming.index(at)][1](text, at, floor, options)
         if not final and horizon >= size:
             return at, floor
         if found is None:
@@ -445,9 +488,15 @@ def _scan(
         else:
             yield found
             pos = floor = found.end()
-        for index, candidate in enumerate(upcoming):
-            if candidate is not None and candidate.start() < pos:
-                upcoming[index] = searches[index](text, pos)
+        for index, next_at in enumerate(upcoming):
+            if next_at < pos:
+                upcoming[index] = _next_trigger(kinds[index][0], text, pos)
+
+
+def _next_trigger(search: Callable[[str, int], regex.Match[str] | None], text: str, pos: int) -> int:
+    """Where the next trigger found by *search* from *pos* is, or past the end of *text* when there is none."""
+    trigger = search(text, pos)
+    return len(text) + 1 if trigger is None else int(trigger.start())
 
 
 # --- the public API, shaped like the re module -----------------------------------------------------------------
@@ -517,6 +566,8 @@ def finditer_stream(
 
 
 def _chunks(source: Iterable[str] | _Readable, chunk_size: int) -> Iterator[str]:
+    if isinstance(source, str):
+        return iter((source,))  # a whole text, not an iterable of one-character chunks
     if isinstance(source, _Readable):
         read = source.read
         return iter(lambda: read(chunk_size), "")

@@ -43,7 +43,9 @@ def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 # -- extract -----------------------------------------------------------------------------------------------------
 
 
-def test_extract_prints_one_cleaned_uri_per_line_in_text_order(tmp_path, capsys) -> None:
+def test_extract_prints_one_cleaned_uri_per_line_in_text_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "mail.txt", MAIL)
     assert cli.main(["extract", str(path)]) == 0
     assert capsys.readouterr().out.splitlines() == [
@@ -54,20 +56,26 @@ def test_extract_prints_one_cleaned_uri_per_line_in_text_order(tmp_path, capsys)
     ]
 
 
-def test_extract_reads_standard_input_when_no_file_is_named(monkeypatch, capsys) -> None:
+def test_extract_reads_standard_input_when_no_file_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     set_stdin(monkeypatch, b"see <http://example.org/p> now\n")
     assert cli.main(["extract"]) == 0
     assert capsys.readouterr().out == "http://example.org/p\n"
 
 
-def test_extract_unique_prints_each_uri_once_at_its_first_occurrence(tmp_path, capsys) -> None:
+def test_extract_unique_prints_each_uri_once_at_its_first_occurrence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "mail.txt", MAIL)
     assert cli.main(["extract", "--unique", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == ["http://www.example.org/faq/uri-delimiting.html", "http://example.com/a", "http://www.example.net/x"]
 
 
-def test_extract_jsonl_gives_file_line_column_span_and_the_reference_facts(tmp_path, capsys) -> None:
+def test_extract_jsonl_gives_file_line_column_span_and_the_reference_facts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "mail.txt", MAIL)
     assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -85,7 +93,9 @@ def test_extract_jsonl_gives_file_line_column_span_and_the_reference_facts(tmp_p
     assert last["column"] == len("Again: http://example.com/a, and ") + 1
 
 
-def test_extract_names_a_missing_file_goes_on_with_the_others_and_exits_1(tmp_path, capsys) -> None:
+def test_extract_names_a_missing_file_goes_on_with_the_others_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = write(tmp_path, "good.txt", "<http://example.org/ok>\n")
     missing = tmp_path / "missing.txt"
     assert cli.main(["extract", str(missing), str(good)]) == 1
@@ -94,7 +104,9 @@ def test_extract_names_a_missing_file_goes_on_with_the_others_and_exits_1(tmp_pa
     assert str(missing) in captured.err
 
 
-def test_extract_names_an_input_that_is_a_directory_and_goes_on(tmp_path, capsys) -> None:
+def test_extract_names_an_input_that_is_a_directory_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = write(tmp_path, "good.txt", "<http://example.org/ok>\n")
     assert cli.main(["extract", str(tmp_path), str(good)]) == 1
     captured = capsys.readouterr()
@@ -102,7 +114,9 @@ def test_extract_names_an_input_that_is_a_directory_and_goes_on(tmp_path, capsys
     assert f"linkkit: error: {tmp_path}: Is a directory" in captured.err
 
 
-def test_extract_reports_undecodable_bytes_by_line_and_column_and_keeps_them(tmp_path, capsysbinary) -> None:
+def test_extract_reports_undecodable_bytes_by_line_and_column_and_keeps_them(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
     path = write(tmp_path, "latin1.txt", b"caf\xe9\nsee http://example.org/cafe \xe9t\xe9\n")
     assert cli.main(["extract", str(path)]) == 0
     captured = capsysbinary.readouterr()
@@ -110,7 +124,27 @@ def test_extract_reports_undecodable_bytes_by_line_and_column_and_keeps_them(tmp
     assert f"{path}:1:4: warning: 3 byte(s) not valid utf-8".encode() in captured.err
 
 
-def test_extract_reads_in_chunks_and_finds_what_the_whole_text_holds(tmp_path, capsys, monkeypatch) -> None:
+def test_undecodable_byte_position_counts_lines_across_chunks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path, "a.txt", b"first line\nsecond line\nthe \xff byte http://example.org/\n")
+    monkeypatch.setattr(cli, "CHUNK_SIZE", 5)
+    assert cli.main(["extract", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "http://example.org/\n"
+    assert f"linkkit: {path}:3:5: warning: 1 byte(s) not valid utf-8; kept unchanged" in captured.err
+
+
+def test_extract_decodes_with_the_given_encoding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "latin1.txt", "voir <http://example.org/café> ici\n".encode("latin-1"))
+    assert cli.main(["extract", "--encoding", "latin-1", str(path)]) == 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("http://example.org/café\n", "")
+
+
+def test_extract_reads_in_chunks_and_finds_what_the_whole_text_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     # Bounded memory: the file is read in small chunks; every reference, even one across a chunk boundary, is found.
     line = "行 {}：<http://example.org/{}/a-\n  b> 和 www.example.com/{}。Re: 10:30\r\n"
     text = "".join(line.format(i, i, i) for i in range(300))
@@ -134,7 +168,9 @@ def test_line_and_column_stay_right_after_old_chunks_are_dropped() -> None:
     assert sum(map(len, lines.chunks)) < 50 + 2 * 13
 
 
-def test_extract_jsonl_escapes_undecodable_bytes_so_each_line_stays_valid_json(tmp_path, capsysbinary) -> None:
+def test_extract_jsonl_escapes_undecodable_bytes_so_each_line_stays_valid_json(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
     # A file name that is not UTF-8 reaches Python as lone surrogates (PEP 383), as undecodable text does.
     path = write(tmp_path, "caf\udce9.txt", "see <http://example.org/> now\n")
     assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
@@ -143,13 +179,13 @@ def test_extract_jsonl_escapes_undecodable_bytes_so_each_line_stays_valid_json(t
     assert json.loads(line)["file"] == str(path)
 
 
-def test_extract_switches_abbreviations_off_and_emails_on(tmp_path, capsys) -> None:
+def test_extract_switches_abbreviations_off_and_emails_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "a.txt", "www.example.com and alice@example.net\n")
     assert cli.main(["extract", "--no-abbreviated", "--emails", str(path)]) == 0
     assert capsys.readouterr().out == "mailto:alice@example.net\n"
 
 
-def test_main_job_extracts_the_gold_references_of_every_bundled_corpus(capsys) -> None:
+def test_main_job_extracts_the_gold_references_of_every_bundled_corpus(capsys: pytest.CaptureFixture[str]) -> None:
     files = sorted(CORPUS_TEXT.iterdir())
     assert cli.main(["extract", *map(str, files)]) == 0
     expected = [
@@ -163,7 +199,9 @@ def test_main_job_extracts_the_gold_references_of_every_bundled_corpus(capsys) -
 # -- rewrite -----------------------------------------------------------------------------------------------------
 
 
-def test_rewrite_without_options_returns_the_input_byte_for_byte(tmp_path, capsysbinary) -> None:
+def test_rewrite_without_options_returns_the_input_byte_for_byte(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
     data = MAIL.encode() + b"bad byte \xff here http://example.org/\xfe\r\n"
     path = write(tmp_path, "mail.txt", data)
     assert cli.main(["rewrite", str(path)]) == 0
@@ -175,7 +213,7 @@ PIECES = st.sampled_from(["http://", "<URL:", "www.", "ex-\n", "\r\n", " ", ">",
 
 @settings(max_examples=80, deadline=None)
 @given(st.lists(PIECES.map(lambda p: p.encode("latin-1") if p in ("\xff", "\xe9") else p.encode()), max_size=40))
-def test_rewrite_without_options_is_the_identity_on_any_bytes(pieces) -> None:
+def test_rewrite_without_options_is_the_identity_on_any_bytes(pieces: list[bytes]) -> None:
     data = b"".join(pieces)
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory, "in.txt")
@@ -188,7 +226,9 @@ def test_rewrite_without_options_is_the_identity_on_any_bytes(pieces) -> None:
         assert path.read_bytes() == data
 
 
-def test_rewrite_angle_wraps_each_reference_not_already_in_angle_brackets(tmp_path, capsys) -> None:
+def test_rewrite_angle_wraps_each_reference_not_already_in_angle_brackets(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     text = "a <http://example.org/x> b (http://example.com/y). <URL:ftp://e.example/> www.example.net.\n"
     path = write(tmp_path, "a.txt", text)
     assert cli.main(["rewrite", "--angle", str(path)]) == 0
@@ -197,7 +237,9 @@ def test_rewrite_angle_wraps_each_reference_not_already_in_angle_brackets(tmp_pa
     )
 
 
-def test_rewrite_unwrap_joins_a_wrapped_reference_onto_one_line(tmp_path, capsys) -> None:
+def test_rewrite_unwrap_joins_a_wrapped_reference_onto_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "mail.txt", MAIL)
     assert cli.main(["rewrite", "--unwrap", str(path)]) == 0
     out = capsys.readouterr().out
@@ -205,21 +247,32 @@ def test_rewrite_unwrap_joins_a_wrapped_reference_onto_one_line(tmp_path, capsys
     assert out.replace("uri-delimiting", "uri-\n   delimiting") == MAIL
 
 
-def test_rewrite_normalize_replaces_each_reference_by_its_normal_form(tmp_path, capsys) -> None:
+def test_rewrite_unwrap_joins_a_bare_reference_broken_after_a_hyphen_and_keeps_the_hyphen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RFC 3986 appendix C: whitespace around a line break after a hyphen is ignored; the hyphen may be real.
+    path = write(tmp_path, "a.txt", "see http://example.org/web-\n   architecture/notes and more -\nprose\n")
+    assert cli.main(["rewrite", "--unwrap", str(path)]) == 0
+    assert capsys.readouterr().out == "see http://example.org/web-architecture/notes and more -\nprose\n"
+
+
+def test_rewrite_normalize_replaces_each_reference_by_its_normal_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "a.txt", "see HTTP://Example.COM:80/a/./b/../c/%7euser now.\n")
     assert cli.main(["rewrite", "--normalize", str(path)]) == 0
     assert capsys.readouterr().out == f"see {linkkit.normalize('HTTP://Example.COM:80/a/./b/../c/%7euser')} now.\n"
     assert linkkit.normalize("HTTP://Example.COM:80/a/./b/../c/%7euser") == "http://example.com/a/c/~user"
 
 
-def test_rewrite_never_modifies_its_input_without_in_place(tmp_path, capsys) -> None:
+def test_rewrite_never_modifies_its_input_without_in_place(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
     before = path.read_bytes()
     assert cli.main(["rewrite", "--normalize", "--angle", str(path)]) == 0
     assert path.read_bytes() == before
 
 
-def test_rewrite_output_file_gets_the_result(tmp_path, capsys) -> None:
+def test_rewrite_output_file_gets_the_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
     out = tmp_path / "out.txt"
     assert cli.main(["rewrite", "--normalize", "-o", str(out), str(path)]) == 0
@@ -227,7 +280,9 @@ def test_rewrite_output_file_gets_the_result(tmp_path, capsys) -> None:
     assert capsys.readouterr().out == ""
 
 
-def test_rewrite_in_place_replaces_files_atomically_and_keeps_their_mode(tmp_path, capsys) -> None:
+def test_rewrite_in_place_replaces_files_atomically_and_keeps_their_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     first = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
     second = write(tmp_path, "b.txt", "no references here\n")
     first.chmod(0o640)
@@ -239,17 +294,39 @@ def test_rewrite_in_place_replaces_files_atomically_and_keeps_their_mode(tmp_pat
     assert capsys.readouterr().out == ""
 
 
-def test_rewrite_in_place_keeps_undecodable_bytes(tmp_path) -> None:
+def test_rewrite_in_place_through_a_symbolic_link_rewrites_its_target(tmp_path: Path) -> None:
+    target = write(tmp_path, "target.txt", "x http://Example.COM/ y\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(target)
+    assert cli.main(["rewrite", "--in-place", "--normalize", str(link)]) == 0
+    assert link.is_symlink()
+    assert target.read_text(encoding="utf-8") == "x http://example.com/ y\n"
+
+
+def test_rewrite_in_place_keeps_undecodable_bytes(tmp_path: Path) -> None:
     path = write(tmp_path, "a.txt", b"\xff\xfe x HTTP://EXAMPLE.ORG/ \xe9 y\r\n")
     assert cli.main(["rewrite", "--in-place", "--angle", str(path)]) == 0
     assert path.read_bytes() == b"\xff\xfe x <HTTP://EXAMPLE.ORG/> \xe9 y\r\n"
 
 
-def test_rewrite_in_place_goes_on_after_a_missing_file_and_exits_1(tmp_path, capsys) -> None:
+def test_rewrite_in_place_goes_on_after_a_missing_file_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     good = write(tmp_path, "good.txt", "x www.example.org y\n")
     assert cli.main(["rewrite", "--in-place", "--angle", str(tmp_path / "nope.txt"), str(good)]) == 1
     assert good.read_text(encoding="utf-8") == "x <www.example.org> y\n"
     assert "nope.txt" in capsys.readouterr().err
+
+
+def test_rewrite_refuses_an_html_input_unless_asked_to_treat_it_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = write(tmp_path, "page.html", '<html><a href="http://Example.COM/">x</a></html>\n')
+    assert cli.main(["rewrite", "--angle", "--in-place", str(page)]) == 1
+    assert page.read_text(encoding="utf-8") == '<html><a href="http://Example.COM/">x</a></html>\n'
+    assert f"{page}: looks like HTML" in capsys.readouterr().err
+    assert cli.main(["rewrite", "--normalize", "--as-text", str(page)]) == 0
+    assert capsys.readouterr().out == '<html><a href="http://example.com/">x</a></html>\n'
 
 
 @pytest.mark.parametrize(
@@ -264,14 +341,16 @@ def test_rewrite_in_place_goes_on_after_a_missing_file_and_exits_1(tmp_path, cap
     ],
     ids=["no-command", "unknown-command", "bad-format", "in-place-stdin", "in-place-dash", "in-place-and-output"],
 )
-def test_usage_errors_exit_with_status_2(argv, capsys) -> None:
+def test_usage_errors_exit_with_status_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         cli.main(argv)
     assert exit_info.value.code == 2
     assert "usage:" in capsys.readouterr().err
 
 
-def test_output_file_that_is_also_an_input_is_a_usage_error_and_the_file_is_untouched(tmp_path, capsys) -> None:
+def test_output_file_that_is_also_an_input_is_a_usage_error_and_the_file_is_untouched(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["rewrite", "--normalize", "-o", str(path), str(path)])
@@ -279,7 +358,7 @@ def test_output_file_that_is_also_an_input_is_a_usage_error_and_the_file_is_unto
     assert path.read_text(encoding="utf-8") == "x http://Example.COM/ y\n"
 
 
-def test_python_dash_m_linkkit_runs_the_command_line(tmp_path) -> None:
+def test_python_dash_m_linkkit_runs_the_command_line(tmp_path: Path) -> None:
     import subprocess
 
     path = write(tmp_path, "a.txt", "see <http://example.org/m>\n")

@@ -74,6 +74,13 @@ def test_extract_detects_html_on_standard_input_by_content(monkeypatch, capsys) 
     assert capsys.readouterr().out == "http://example.com/d/x.html\n"
 
 
+def test_extract_detects_a_utf16_html_document_by_content(tmp_path, capsys) -> None:
+    path = corpus_copy(tmp_path, "utf-16.html", "page.dat")
+    assert cli.main(["extract", "--format", "jsonl", "--base", url("utf-16.html"), str(path)]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["uri"], r["span"]) for r in records] == [(g["uri"], g["span"]) for g in gold("utf-16.html")]
+
+
 def test_extract_scans_text_that_merely_mentions_html_tags_as_text(tmp_path, capsys) -> None:
     path = tmp_path / "notes.txt"
     path.write_bytes(b'Write <html> and <a href="x.html"> first; docs at http://example.org/guide\n')

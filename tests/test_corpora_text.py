@@ -6,6 +6,7 @@ RFC 3986 appendix C and RFC 2396 appendix E for delimiting, RFC 3986 draft appen
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 import linkkit
+from linkkit.scanner import finditer_stream
 
 CORPORA = Path(__file__).resolve().parent.parent / "corpora"
 TEXTS = sorted((CORPORA / "text").iterdir())
@@ -43,6 +45,12 @@ def test_raw_is_exactly_the_characters_each_gold_reference_occupies(path: Path) 
     text = read(path)
     found = [(ref.raw, text.count("\n", 0, ref.start()) + 1) for ref in linkkit.finditer(text)]
     assert found == [(entry["raw"], entry["line"]) for entry in gold(path)]
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=lambda p: p.name)
+def test_streaming_the_text_in_small_chunks_finds_the_gold_references(path: Path) -> None:
+    refs = list(finditer_stream(io.StringIO(read(path), newline=""), chunk_size=61))
+    assert [(ref.uri, ref.raw) for ref in refs] == [(entry["uri"], entry["raw"]) for entry in gold(path)]
 
 
 @pytest.mark.parametrize("path", TEXTS, ids=lambda p: p.name)

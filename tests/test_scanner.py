@@ -207,6 +207,13 @@ def test_reference_behaves_like_a_match() -> None:
         first.group(1)
 
 
+def test_unwrapped_is_the_reference_as_written_on_one_line() -> None:
+    text = "> see <http://a.example/x-\n> y> and www.b.example/\n and c@d.example"
+    refs = list(linkkit.finditer(text, emails=True))
+    assert [ref.unwrapped for ref in refs] == ["http://a.example/x-y", "www.b.example/", "c@d.example"]
+    assert [ref.uri for ref in refs] == ["http://a.example/x-y", "http://www.b.example/", "mailto:c@d.example"]
+
+
 def test_findall_gives_the_cleaned_uris_in_text_order() -> None:
     assert linkkit.findall(TEXT) == ["http://www.w3.org/Addressing/", "ftp://ds.internic.net/rfc/"]
 
@@ -273,6 +280,10 @@ def test_a_stream_follows_a_reference_longer_than_its_chunks() -> None:
     assert [ref.uri for ref in refs] == ["http://example.org/" + "a" * 5000, "http://b.example/"]
 
 
+def test_a_stream_takes_a_whole_str_too() -> None:
+    assert list(finditer_stream(STREAM_TEXT)) == list(linkkit.finditer(STREAM_TEXT))
+
+
 def test_a_stream_rejects_bytes() -> None:
     with pytest.raises(TypeError):
         list(finditer_stream([b"http://example.org/"]))  # type: ignore[list-item]
@@ -290,6 +301,7 @@ _ADVERSARIAL = textwrap.dedent(
         "http://a" + "." * M, "www." * (M // 4), "<http://" + " " * M, "a" * M + "://x", "http://[" * (M // 8),
         "<http://a " * (K // 10), "http://a)" * (K // 9), "fax:a)-\\n" * (K // 8), "a@" * (K // 2),
         "<URL:" * (K // 5), "http://a-\\n" * (K // 10), "a:" * (K // 2), "<http://a-\\n b-\\n" * (K // 16),
+        "http://a,http://b" * (K // 17), "http://a" + ",x:" * (M // 3), "> <http://a" + "\\n>" * (M // 2),
     ):
         list(linkkit.finditer(text, emails=True))
     print("done")

@@ -14,7 +14,7 @@ PIECES = [
     "http://", "HTTP:", "ftp:", "urn:isbn:", "urn:example:", "mailto:", "foo://", "www.", "ftp.", "URL:", "url: ",
     "<", ">", "(", ")", "[", "]", "](", '"', "'", "「", "」", "（", "）", "。", "，", "-", "-\n", "\n", "\r\n", " ",
     "\t", ".", ",", ":", "?", "!", ";", "@", "a", "b.c", "example.org", "/", "#", "%", "&amp;", "é", "中", "\u00a0",
-    "10:30", "e.g.", "x@y.z",
+    "10:30", "e.g.", "x@y.z", "a@", "b" * 30, "-\n  ", "<URL:\n", ".com", "\n> ", "> > ",
 ]
 texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=3)), max_size=60).map("".join)
 options = st.fixed_dictionaries({"abbreviated": st.booleans(), "emails": st.booleans()})
