@@ -65,7 +65,33 @@ def merge(base_authority: str | None, base_path: str, reference_path: str) -> st
     return base_path[: base_path.rfind("/") + 1] + reference_path
 
 
-def _components(value: str | URIReference) -> tuple[str | None, str | None, str, str | None, str | None]:
+def _remove_leading_dots(merged: str, boundary: int) -> str:
+    """remove_dot_segments(merged) where merged[boundary:] is a reference path that starts with dot segments.
+
+    The common "../g" and "./g": when the base directory merged[:boundary] is absolute and clean, the result is
+    that directory climbed once per ".." (5.2.4 C) plus the rest of the reference; otherwise the full 5.2.4.
+    """
+    directory, rest = merged[:boundary], merged[boundary:]
+    if directory[:1] != "/" or "/." in directory:
+        return remove_dot_segments(merged)
+    while True:
+        if rest[:3] == "../" or rest == "..":
+            rest = rest[3:]
+            if directory != "/":
+                directory = directory[: directory.rfind("/", 0, -1) + 1]
+        elif rest[:2] == "./" or rest == ".":
+            rest = rest[2:]
+        else:
+            break
+    if "/." in rest or rest == "." or rest == "..":
+        return remove_dot_segments(merged)
+    return directory + rest
+
+
+Components = tuple[str | None, str | None, str, str | None, str | None]
+
+
+def _components(value: str | URIReference) -> Components:
     if isinstance(value, URIReference):
         return value
     if isinstance(value, str):
@@ -84,51 +110,56 @@ def resolve(base: str | URIReference, reference: str | URIReference, *, strict: 
     >>> resolve("http://a/b/c/d;p?q", "../g")
     'http://a/b/g'
     """
-    if type(reference) is str and type(base) is str:  # the hot path: two appendix B matches
+    if type(reference) is str:  # the hot path
         r_scheme, authority, path, query, fragment = split(reference).groups()  # type: ignore[union-attr]
-        b_scheme, b_authority, b_path, b_query, _ = split(base).groups()  # type: ignore[union-attr]
     else:
         r_scheme, authority, path, query, fragment = _components(reference)
-        b_scheme, b_authority, b_path, b_query, _ = _components(base)
-
-    # 5.2.2: "A non-strict parser may ignore a scheme in the reference if it is identical to the base URI's scheme."
-    if not strict and r_scheme is not None and b_scheme is not None and r_scheme.lower() == b_scheme.lower():
-        r_scheme = None
-
     if r_scheme is not None:
-        # 5.2.2: T.scheme = R.scheme; T.authority = R.authority; T.path = remove_dot_segments(R.path);
-        # T.query = R.query. The base is not consulted, so it need not be absolute here.
-        scheme = r_scheme
-        if "/." in path or path[:1] == ".":
+        # 5.2.2: "A non-strict parser may ignore a scheme in the reference if it is identical to the base URI's
+        # scheme" (compared case-insensitively, 3.1).
+        if not strict and r_scheme.lower() == (_base_components(base)[0] or "").lower():
+            r_scheme = None
+        else:
+            # 5.2.2: T.scheme = R.scheme; T.authority = R.authority; T.path = remove_dot_segments(R.path);
+            # T.query = R.query. The base is not consulted, so it need not be absolute here.
+            if "/." in path or path[:1] == ".":
+                path = remove_dot_segments(path)
+            return _recompose(r_scheme, authority, path, query, fragment)
+    b_scheme, b_authority, b_path, b_query, _ = _base_components(base)  # 5.2.1: the base fragment is unused
+    if b_scheme is None:
+        raise ResolutionError(
+            f"cannot resolve {str(reference)!r}: base URI {str(base)!r} is not absolute, it has no scheme"
+            " (RFC 3986 5.1, 5.2.1)"
+        )
+    if authority is not None:
+        # 5.2.2: T.authority = R.authority; T.path = remove_dot_segments(R.path); T.query = R.query
+        if "/." in path:
             path = remove_dot_segments(path)
     else:
-        if b_scheme is None:
-            raise ResolutionError(
-                f"cannot resolve {str(reference)!r}: base URI {str(base)!r} is not absolute, it has no scheme"
-                " (RFC 3986 5.1, 5.2.1)"
-            )
-        scheme = b_scheme
-        if authority is not None:
-            # 5.2.2: T.authority = R.authority; T.path = remove_dot_segments(R.path); T.query = R.query
+        authority = b_authority
+        if path == "":
+            # 5.2.2: T.path = Base.path; T.query = R.query if defined, else Base.query
+            path = b_path
+            if query is None:
+                query = b_query
+        elif path[0] == "/":
+            # 5.2.2: T.path = remove_dot_segments(R.path)
             if "/." in path:
                 path = remove_dot_segments(path)
         else:
-            authority = b_authority
-            if path == "":
-                # 5.2.2: T.path = Base.path; T.query = R.query if defined, else Base.query
-                path = b_path
-                if query is None:
-                    query = b_query
-            elif path[0] == "/":
-                # 5.2.2: T.path = remove_dot_segments(R.path)
-                if "/." in path:
-                    path = remove_dot_segments(path)
+            # 5.2.2: T.path = merge(Base.path, R.path); T.path = remove_dot_segments(T.path)
+            merged = merge(b_authority, b_path, path)
+            if path[0] == ".":
+                path = _remove_leading_dots(merged, len(merged) - len(path))
+            elif "/." in merged or merged[:1] == ".":
+                path = remove_dot_segments(merged)
             else:
-                # 5.2.2: T.path = merge(Base.path, R.path); T.path = remove_dot_segments(T.path)
-                path = merge(b_authority, b_path, path)
-                if "/." in path or path[:1] == ".":
-                    path = remove_dot_segments(path)
+                path = merged
 
+    return _recompose(b_scheme, authority, path, query, fragment)
+
+
+def _recompose(scheme: str, authority: str | None, path: str, query: str | None, fragment: str | None) -> str:
     # 5.3: component recomposition (T.fragment = R.fragment in every branch of 5.2.2)
     result = scheme + ":"
     if authority is not None:
@@ -139,3 +170,20 @@ def resolve(base: str | URIReference, reference: str | URIReference, *, strict: 
     if fragment is not None:
         result += "#" + fragment
     return result
+
+
+# The last base split, kept because a document's references share one base: (base, its components).
+_last_base: tuple[str, Components] = ("", (None, None, "", None, None))
+
+
+def _base_components(base: str | URIReference) -> Components:
+    """The five components of *base*, from the last call's when the base is the same string."""
+    global _last_base
+    if type(base) is str:
+        last = _last_base
+        if base == last[0]:
+            return last[1]
+        components: Components = split(base).groups()  # type: ignore[union-attr,assignment]
+        _last_base = (base, components)
+        return components
+    return _components(base)
