@@ -291,7 +291,7 @@ def _replacement(args: argparse.Namespace) -> Callable[[Reference], str]:
         if args.normalize:
             text = normalize(ref.uri)
         elif args.unwrap:
-            text = "".join(text.split())
+            text = ref.unwrapped  # wrapping whitespace and quoted-mail "> " markers dropped, as written otherwise
         if args.angle and not _in_angle_brackets(ref):
             text = f"<{text}>"
         return text

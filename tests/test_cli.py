@@ -367,3 +367,10 @@ def test_python_dash_m_linkkit_runs_the_command_line(tmp_path: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(Path(linkkit.__file__).parent.parent)},
     )
     assert (done.returncode, done.stdout) == (0, "http://example.org/m\n")
+
+
+def test_rewrite_unwrap_drops_quoted_mail_markers(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A reference wrapped inside a quoted reply: the "> " that starts the continued line is not part of it.
+    source = write(tmp_path, "reply.txt", "> see <http://example.com/a-\n> long/path> ok\n")
+    assert cli.main(["rewrite", "--unwrap", str(source)]) == 0
+    assert capsys.readouterr().out == "> see <http://example.com/a-long/path> ok\n"
