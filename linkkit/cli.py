@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeAlias
 
 from . import html
 from .errors import InputError, ResolutionError
@@ -30,6 +30,7 @@ from .reference import Reference
 from .resolve import resolve
 from .scanner import ScanOptions, finditer_stream, sub
 
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
 EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
 STDIN = "-"
 ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
@@ -271,7 +272,7 @@ def run_extract(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> i
     return EXIT_SOME_FAILED if failed else EXIT_OK
 
 
-def add_extract(commands: argparse._SubParsersAction) -> None:
+def add_extract(commands: Subcommands) -> None:
     parser = commands.add_parser("extract", help="print the URI references found in text or HTML")
     _add_scanner_options(parser)
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="one URI per line, or JSON lines")
@@ -383,7 +384,7 @@ def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentPars
         parser.error(f"-o {args.output} is also an input; use --in-place to rewrite a file in place")
 
 
-def add_rewrite(commands: argparse._SubParsersAction) -> None:
+def add_rewrite(commands: Subcommands) -> None:
     parser = commands.add_parser("rewrite", help="rewrite the URI references of text, leaving everything else as is")
     _add_scanner_options(parser)
     parser.add_argument("--normalize", action="store_true", help="normalize each reference (RFC 3986 6.2.2, 6.2.3)")
@@ -489,7 +490,7 @@ def _check_absolutize_usage(args: argparse.Namespace, parser: argparse.ArgumentP
         parser.error(f"-o {args.output} is also the input; use --in-place to rewrite a file in place")
 
 
-def add_absolutize(commands: argparse._SubParsersAction) -> None:
+def add_absolutize(commands: Subcommands) -> None:
     parser = commands.add_parser(
         "absolutize", help="make every link of an HTML document absolute, leaving every other byte as it is"
     )
@@ -504,7 +505,7 @@ def add_absolutize(commands: argparse._SubParsersAction) -> None:
 
 # -- main --------------------------------------------------------------------------------------------------------
 
-COMMANDS: tuple[Callable[[argparse._SubParsersAction], None], ...] = (add_extract, add_rewrite, add_absolutize)
+COMMANDS: tuple[Callable[[Subcommands], None], ...] = (add_extract, add_rewrite, add_absolutize)
 
 
 def build_parser() -> argparse.ArgumentParser:
