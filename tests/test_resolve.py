@@ -140,3 +140,16 @@ def test_resolution_against_an_absolute_base_is_absolute_without_dot_segments(ba
     target = linkkit.parse(linkkit.resolve(base, ref))
     assert target.scheme is not None
     assert not _has_dot_segment(target.path)
+
+
+@pytest.mark.parametrize("directory", ["/", "/a/", "/a/b/", "/a//", "//", "/a/./", "/.a/", "a/", ""])
+def test_climbing_the_base_directory_equals_removing_dot_segments(directory: str) -> None:
+    # The fast path for "../g" and "./g" after a 5.2.3 merge must agree with 5.2.4 on the merged path.
+    from linkkit.resolve import _remove_leading_dots
+
+    for length in range(1, 8):
+        for chars in itertools.product("./a", repeat=length):
+            reference = "".join(chars)
+            if reference[0] == ".":
+                merged = directory + reference
+                assert _remove_leading_dots(merged, len(directory)) == remove_dot_segments(merged), merged
