@@ -40,4 +40,5 @@ __all__ = [
     "Violation",
     "is_valid",
     "validate",
+    "html",
 ]

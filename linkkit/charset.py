@@ -39,6 +39,12 @@ URI_CHARS = RESERVED + UNRESERVED + "%"
 
 
 def char_class(chars: str, *, pct_encoded: bool = False) -> str:
-    """A regex character class matching one of *chars* (with ``|%XX`` when *pct_encoded*)."""
+    """A regex character class matching one of *chars* (or a pct-encoded triplet when *pct_encoded*)."""
     cls = "[" + "".join(re.escape(c) for c in chars) + "]"
-    return f"(?:{cls}|%[0-9A-Fa-f]{{2}})" if pct_encoded else cls
+    return f"(?:{cls}|{PCT_ENCODED})" if pct_encoded else cls
+
+
+# RFC 3986 2.1: pct-encoded = "%" HEXDIG HEXDIG
+PCT_ENCODED = "%" + char_class(HEXDIG) + "{2}"
+# RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+SCHEME = char_class(ALPHA) + char_class(SCHEME_CHARS) + "*+"

@@ -67,10 +67,6 @@ class Input:
         except OSError as error:
             raise InputError(self.label, error.strerror or str(error)) from None
 
-    def read_text(self) -> str:
-        """The whole input as text, undecodable bytes kept as lone surrogates (PEP 383)."""
-        return self.decode(self.read_bytes())
-
     def decode(self, data: bytes) -> str:
         """*data* read from this input as text, undecodable bytes kept as lone surrogates (PEP 383)."""
         try:

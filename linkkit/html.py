@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from html.entities import html5 as NAMED_CHARACTER_REFERENCES
 from typing import Any, NamedTuple, TypeVar
 
-from .charset import ALPHA, SCHEME_CHARS, char_class
+from .charset import SCHEME
 from .errors import ResolutionError
 from .resolve import resolve
 from .uri import URIReference, parse, split
@@ -710,7 +710,7 @@ def _encoding(document: bytes, encoding: str | None) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ resolution
-_SCHEME = re.compile(f"{char_class(ALPHA)}{char_class(SCHEME_CHARS)}*")
+_SCHEME = re.compile(SCHEME)
 
 
 def _scheme(reference: str) -> str | None:

@@ -5,18 +5,19 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .charset import UNRESERVED
+from .charset import PCT_ENCODED, UNRESERVED
 
-_PCT_TRIPLET = re.compile(r"%([0-9A-Fa-f]{2})")
+_PCT_TRIPLET = re.compile(PCT_ENCODED)
 _UNRESERVED_OCTETS = frozenset(UNRESERVED.encode("ascii"))
 
 
 def _normalize_triplet(match: re.Match[str]) -> str:
     # RFC 3986 6.2.2.2: decode percent-encoded unreserved characters; 6.2.2.1: upper-case the hex of the rest.
-    octet = int(match.group(1), 16)
+    triplet = match.group()
+    octet = int(triplet[1:], 16)
     if octet in _UNRESERVED_OCTETS:
         return chr(octet)
-    return "%" + match.group(1).upper()
+    return triplet.upper()
 
 
 def normalize_percent_encoding(text: str) -> str:
@@ -30,7 +31,7 @@ def upper_percent_hex(text: str) -> str:
     """Upper-case the hex digits of every triplet, decoding nothing (RFC 3986 6.2.2.1, RFC 8141 3.1)."""
     if "%" not in text:
         return text
-    return _PCT_TRIPLET.sub(lambda m: "%" + m.group(1).upper(), text)
+    return _PCT_TRIPLET.sub(lambda match: match.group().upper(), text)
 
 
 @lru_cache(maxsize=64)

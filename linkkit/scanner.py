@@ -111,7 +111,9 @@ def _class(chars: str, *, plus: str = "", minus: str = "") -> str:
 # A "," or ";" right before another "scheme://" separates two references of a list ("http://a.example/,http://
 # b.example/"); inside a query a second URI follows "=" instead ("?url=http://b.example/").
 _LIST_SEPARATORS = ",;"
-_LIST_SEPARATOR = rf"[{_LIST_SEPARATORS}](?![A-Za-z][A-Za-z0-9+.\-]{{0,{_MAX_SCHEME - 1}}}://)"
+_LIST_SEPARATOR = (
+    rf"[{_LIST_SEPARATORS}](?!{_class(ALPHA)}{_class(SCHEME_CHARS)}{{0,{_MAX_SCHEME - 1}}}://)"
+)
 _LIST_SEPARATOR_REACH = _MAX_SCHEME + 4  # how far past a "," the run may look
 # Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
 # closing brackets, which the walk forward weighs one at a time, and list separators.
@@ -186,7 +188,7 @@ _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 # A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
 # separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
 # neither whitespace (policy rule 6) nor a second ":" ("File::Spec", "std::vector": namespaces of code).
-_SCHEME_TRIGGER = regex.compile(r"(?<=[A-Za-z+.\-][0-9]{0,4}):(?=[^\s:])")
+_SCHEME_TRIGGER = regex.compile(rf"(?<={_class(SCHEME_CHARS, minus=DIGIT)}{_class(DIGIT)}{{0,4}}):(?=[^\s:])")
 # RFC 3986 draft appendix F; spelt out rather than case-folded, which keeps the search on its fast path.
 _ABBREVIATED_TRIGGER = regex.compile(r"(?:www|WWW|Www|ftp|FTP|Ftp)\.")
 _EMAIL_TRIGGER = regex.compile(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")

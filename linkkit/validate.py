@@ -27,6 +27,7 @@ from .charset import (
     PCHAR,
     QUERY_CHARS,
     REG_NAME_CHARS,
+    SCHEME,
     SCHEME_CHARS,
     SEGMENT_NC_CHARS,
     UNRESERVED,
@@ -87,8 +88,6 @@ _IPV6ADDRESS = "(?:" + "|".join((
 _IPV6ADDRZ = f"{_IPV6ADDRESS}(?:%25{_run1(UNRESERVED)})?"
 # IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" ); ABNF strings are case-insensitive (RFC 5234 2.3)
 _IPVFUTURE = rf"[vV]{_HEX}+\.{char_class(IPVFUTURE_CHARS)}+"
-# scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
-_SCHEME = f"{char_class(ALPHA)}{char_class(SCHEME_CHARS)}*+"
 # port = *DIGIT ; userinfo = *( unreserved / pct-encoded / sub-delims / ":" )
 _PORT = f"{char_class(DIGIT)}*+"
 _USERINFO = _run(USERINFO_CHARS)
@@ -115,7 +114,7 @@ def _compile(rule: str, ipv6_zone_id: bool) -> re.Pattern[str]:
     hier_part = f"(?://{authority}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_ROOTLESS}|)"
     # relative-part = "//" authority path-abempty / path-absolute / path-noscheme / path-empty
     relative_part = f"(?://{authority}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_NOSCHEME}|)"
-    absolute_uri = f"{_SCHEME}:{hier_part}{_QUERY}"  # absolute-URI = scheme ":" hier-part [ "?" query ]
+    absolute_uri = f"{SCHEME}:{hier_part}{_QUERY}"  # absolute-URI = scheme ":" hier-part [ "?" query ]
     uri = absolute_uri + _FRAGMENT  # URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
     relative_ref = relative_part + _QUERY + _FRAGMENT  # relative-ref = relative-part [ "?" query ] [ "#" fragment ]
     return re.compile({
