@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import linkkit
@@ -211,7 +211,6 @@ def test_rewrite_without_options_returns_the_input_byte_for_byte(
 PIECES = st.sampled_from(["http://", "<URL:", "www.", "ex-\n", "\r\n", " ", ">", "(", ")", "a", "é", "\xff", "\xe9"])
 
 
-@settings(max_examples=80, deadline=None)
 @given(st.lists(PIECES.map(lambda p: p.encode("latin-1") if p in ("\xff", "\xe9") else p.encode()), max_size=40))
 def test_rewrite_without_options_is_the_identity_on_any_bytes(pieces: list[bytes]) -> None:
     data = b"".join(pieces)

@@ -3,7 +3,7 @@ and a rewrite changes nothing but the URLs."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from linkkit.html import absolutize, links, rewrite
@@ -58,20 +58,17 @@ BYTES = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
 @given(DOCUMENTS)
 def test_identity_rewrite_of_any_text_is_the_text(document: str) -> None:
     assert rewrite(document, lambda link: link.raw, base_url="http://e.com/d/p") == document
 
 
-@settings(max_examples=300, deadline=None)
 @given(BYTES)
 def test_identity_rewrite_of_any_bytes_is_the_bytes(document: bytes) -> None:
     assert rewrite(document, lambda link: link.raw, base_url="http://e.com/d/p") == document
     assert rewrite(document, lambda link: link.raw) == document
 
 
-@settings(max_examples=300, deadline=None)
 @given(BYTES)
 def test_links_never_raises_and_spans_lie_in_the_input(document: bytes) -> None:
     found = links(document, base_url="http://e.com/d/p")
@@ -79,7 +76,6 @@ def test_links_never_raises_and_spans_lie_in_the_input(document: bytes) -> None:
     assert [link.span for link in found] == sorted(link.span for link in found)
 
 
-@settings(max_examples=200, deadline=None)
 @given(DOCUMENTS)
 def test_rewriting_changes_nothing_outside_the_urls(document: str) -> None:
     found = links(document, base_url="http://e.com/d/p")
@@ -93,7 +89,6 @@ def test_rewriting_changes_nothing_outside_the_urls(document: str) -> None:
         position = result.index(kept, position) + len(kept)
 
 
-@settings(max_examples=200, deadline=None)
 @given(DOCUMENTS)
 def test_absolutized_links_are_absolute_and_found_again(document: str) -> None:
     result = absolutize(document, "http://e.com/d/p")
