@@ -4,6 +4,8 @@ The modules follow the data: ``charset`` and ``uri`` (the RFC 3986 model), ``res
 ``schemes``; then the finders (``scanner`` for plain text, ``html``) and the ``cli``.
 """
 
+from importlib.metadata import version as _version
+
 from .errors import InputError, LinkkitError, ResolutionError, URIError
 from .normalize import equivalent, normalize
 from .resolve import remove_dot_segments, resolve
@@ -15,7 +17,10 @@ from .scheme_specific import scheme_specific
 from .validate import Violation, is_valid, validate
 from . import html
 
+__version__ = _version("linkkit")  # single source: the version in pyproject.toml
+
 __all__ = [
+    "__version__",
     "HostKind",
     "InputError",
     "LinkkitError",

@@ -44,7 +44,25 @@ def char_class(chars: str, *, pct_encoded: bool = False) -> str:
     return f"(?:{cls}|{PCT_ENCODED})" if pct_encoded else cls
 
 
+def complement_class(chars: str) -> str:
+    """A regex character class matching any one character (line breaks too) that is not one of *chars*."""
+    return "[^" + "".join(re.escape(c) for c in chars) + "]"
+
+
 # RFC 3986 2.1: pct-encoded = "%" HEXDIG HEXDIG
 PCT_ENCODED = "%" + char_class(HEXDIG) + "{2}"
+
+
+def pct_run(chars: str, *, between: str = "") -> str:
+    """A regex for ``*( chars / pct-encoded )`` (plus the *between* alternative), unrolled and possessive: linear.
+
+    The plain ``(?:[chars]|%HH)*`` makes the re engine keep one backtracking entry per repetition, and its cost per
+    character climbs several-fold past about 200 K characters; a possessive class run between triplets keeps none.
+    """
+    cls = char_class(chars)
+    separator = f"(?:{PCT_ENCODED}|{between})" if between else PCT_ENCODED
+    return f"{cls}*+(?:{separator}{cls}*+)*+"
+
+
 # RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
 SCHEME = char_class(ALPHA) + char_class(SCHEME_CHARS) + "*+"

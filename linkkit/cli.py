@@ -1,10 +1,11 @@
 """The command line: ``linkkit extract``, ``linkkit rewrite`` and ``linkkit absolutize`` over files or standard input.
 
 Each subcommand is one ``add_*`` function that registers its parser and the function that runs it; adding a
-subcommand is writing one such function and listing it in ``COMMANDS``. Inputs are decoded as UTF-8 (or
-``--encoding``) with ``surrogateescape``: undecodable bytes are reported with their position and carried through
-unchanged, so no byte of an input is ever lost. Exit status: 0 all inputs done, 1 some input failed (the others
-were still processed), 2 usage error.
+subcommand is writing one such function and listing it in ``COMMANDS``. A text input's encoding is its BOM, else
+``--encoding``, else UTF-8; it is decoded with ``surrogateescape``: undecodable bytes are reported with their
+position and carried through unchanged, so no byte of an input is ever lost. Every write is checked. Exit status:
+0 all inputs done, 1 some input failed (the others were still processed) or the output cannot be written, 2 usage
+error, 141 (128 + SIGPIPE) the reader of the output went away.
 """
 
 from __future__ import annotations
@@ -14,36 +15,55 @@ import codecs
 import json
 import os
 import re
+import shutil
+import signal
+import stat
 import sys
-import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, TypeAlias
+from typing import IO, Any, TextIO, TypeAlias
 
-from . import html
+from . import __version__, html
 from .errors import InputError, ResolutionError
 from .normalize import normalize
+from .percent import percent_encode
 from .reference import Reference
 from .resolve import resolve
-from .scanner import ScanOptions, finditer_stream, sub
+from .scanner import ScanOptions, finditer_stream
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
 EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
+EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # what a shell reports for a tool stopped by a closed pipe (`| head -1`)
 STDIN = "-"
 ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
-CHUNK_SIZE = 1 << 20  # bytes extract reads at a time: memory stays bounded on a file of any size
+CHUNK_SIZE = 1 << 20  # bytes read at a time: memory stays bounded on a file of any size
 SNIFF_SIZE = 1024  # bytes looked at to tell an HTML input from plain text
+# Byte order marks (Unicode 15.0 section 23.8), the UTF-32-LE one before the UTF-16-LE one it starts with.
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Codecs that read (and write) a BOM themselves: without one, their text is read as this codec, as HTML does.
+_BOM_LESS = {"utf-8-sig": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}
+_UNDECODED = re.compile("[\udc80-\udcff]+")  # PEP 383: the lone surrogates surrogateescape decodes bad bytes to
+# Never URI characters (RFC 3986 2; RFC 3987 2.2 leaves C1 controls and the line and paragraph separators out of
+# ucschar): percent-encoded in plain output, so that one reference is always one line.
+_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+class _Failed(Exception):
+    """An output that cannot be written, or a file that is not replaced; the message names it and says why."""
 
 
 @dataclass(frozen=True)
 class Input:
-    """One input named on the command line: a path, or ``-`` for standard input."""
+    """One input named on the command line: a path, or ``-`` for standard input; *encoding* is ``--encoding``."""
 
     name: str
-    encoding: str
+    encoding: str | None
 
     @property
     def label(self) -> str:
@@ -58,21 +78,43 @@ class Input:
         except OSError as error:
             raise InputError(self.label, error.strerror or str(error)) from None
 
-    def read_bytes(self) -> bytes:
-        """The whole input, as it is."""
-        if self.name == STDIN:
-            return sys.stdin.buffer.read()
+    def read(self, binary: IO[bytes], size: int = -1) -> bytes:
+        """*size* more bytes of *binary* (all of them when negative); a read error names this input."""
         try:
-            return Path(self.name).read_bytes()
-        except OSError as error:
+            return binary.read(size)
+        except OSError as error:  # e.g. a directory
             raise InputError(self.label, error.strerror or str(error)) from None
 
-    def decode(self, data: bytes) -> str:
-        """*data* read from this input as text, undecodable bytes kept as lone surrogates (PEP 383)."""
-        try:
-            return data.decode(self.encoding, ERRORS)
-        except LookupError:
-            raise InputError(self.label, f"unknown encoding {self.encoding!r}") from None
+
+@dataclass(frozen=True)
+class Encoding:
+    """How the bytes of a text input are text: a byte order mark (kept as it is), then *codec* (BOM-less)."""
+
+    bom: bytes
+    codec: str
+
+
+def _text_codec(source: Input, label: str) -> str:
+    """The BOM-less Python codec *label* names; an unknown label or a codec that is no text encoding (``rot13``,
+    ``base64``) is an error of *source*."""
+    try:
+        name = codecs.lookup(label).name
+    except LookupError:
+        raise InputError(source.label, f"unknown encoding {label!r}") from None
+    try:
+        "".encode(name)  # refuses bytes-to-bytes and str-to-str codecs (bytes.decode skips that check on b"")
+    except (LookupError, UnicodeError):  # UnicodeError: the "undefined" codec, which refuses all text
+        raise InputError(source.label, f"{label!r} is not a text encoding") from None
+    return _BOM_LESS.get(name, name)
+
+
+def _text_encoding(source: Input, head: bytes) -> Encoding:
+    """A BOM decides, as it does for HTML (HTML 13.2.3.1 step 1, "BOM sniffing"); else ``--encoding``, else UTF-8."""
+    given = None if source.encoding is None else _text_codec(source, source.encoding)
+    for bom, codec in BOMS:
+        if head.startswith(bom):
+            return Encoding(bom, codec)
+    return Encoding(b"", given or "utf-8")
 
 
 @dataclass
@@ -87,35 +129,235 @@ class _Undecodable:
         """Look at *text*, which starts at *offset* on *line*; that line starts at offset *line_start*."""
         if text.isascii():
             return
-        bad = _UNDECODED.findall(text)
-        if bad and not self.count:
-            at = _UNDECODED.search(text).start()  # type: ignore[union-attr]
+        runs = [run.span() for run in _UNDECODED.finditer(text)]
+        if runs and not self.count:
+            at = runs[0][0]
             newlines = text.count("\n", 0, at)
             if newlines:
                 line, line_start = line + newlines, offset + text.rfind("\n", 0, at) + 1
             self.line, self.column = line, offset + at - line_start + 1
-        self.count += len(bad)
+        self.count += sum(end - start for start, end in runs)
 
-    def warn(self, source: Input, stderr: IO[str]) -> None:
+    def warn(self, source: Input, encoding: Encoding, stderr: IO[str]) -> None:
         if self.count:
             print(
                 f"linkkit: {source.label}:{self.line}:{self.column}: warning: {self.count} byte(s) not valid "
-                f"{source.encoding}; kept unchanged",
+                f"{encoding.codec}; kept unchanged",
                 file=stderr,
             )
 
 
-_UNDECODED = re.compile("[\udc80-\udcff]")  # PEP 383: the lone surrogates surrogateescape decodes bad bytes to
+def _decoded_chunks(
+    source: Input, encoding: Encoding, head: bytes, binary: IO[bytes], undecodable: _Undecodable
+) -> Iterator[str]:
+    """The text after the BOM of *head* and the rest of *binary*, decoded chunk by chunk, noting bytes that do not
+    decode; bytes that cannot even be kept (UTF-16 of odd length) are an error naming their offset."""
+    decoder = codecs.getincrementaldecoder(encoding.codec)(errors=ERRORS)
+    offset, line, line_start = 0, 1, 0
+    given = len(encoding.bom)  # bytes given to the decoder so far
+    data, final = head[given:], False
+    while not final:
+        final = not data
+        held = len(decoder.getstate()[0])  # bytes of an unfinished character, from the last call
+        try:
+            chunk = decoder.decode(data, final=final)
+        except UnicodeDecodeError as error:
+            at = given - held + error.start
+            raise InputError(source.label, f"cannot decode byte {at} as {encoding.codec}: {error.reason}") from None
+        given += len(data)
+        if chunk:
+            undecodable.check(chunk, offset, line, line_start)
+            newlines = chunk.count("\n")
+            if newlines:
+                line, line_start = line + newlines, offset + chunk.rfind("\n") + 1
+            offset += len(chunk)
+            yield chunk
+        if not final:
+            data = source.read(binary, CHUNK_SIZE)
 
 
-def _write(stream: IO[str], text: str) -> None:
-    """Write *text*, turning lone surrogates back into the input's original bytes."""
-    buffer = getattr(stream, "buffer", None)
-    if buffer is None or text.isascii():
-        stream.write(text)
+def _encoded(text: str, encoder: codecs.IncrementalEncoder) -> bytes:
+    """*text* in the encoder's codec, undecodable bytes (lone surrogates, PEP 383) written back as themselves.
+
+    Done here rather than by ``surrogateescape``, which the UTF-16 and UTF-32 encoders do not implement.
+    """
+    if text.isascii() or _UNDECODED.search(text) is None:
+        return encoder.encode(text)
+    out, copied = bytearray(), 0
+    for bad in _UNDECODED.finditer(text):
+        out += encoder.encode(text[copied:bad.start()])
+        out += bytes(ord(c) - 0xDC00 for c in bad.group())
+        copied = bad.end()
+    out += encoder.encode(text[copied:])
+    return bytes(out)
+
+
+# -- output: every write checked ---------------------------------------------------------------------------------
+
+
+class _Output:
+    """A binary output whose every write is checked: a failure (a full disk) is a :class:`_Failed` naming it.
+
+    A closed pipe (:class:`BrokenPipeError`) is let through: :func:`main` ends quietly on it.
+    """
+
+    def __init__(self, stream: IO[bytes], label: str) -> None:
+        self.stream = stream
+        self.label = label
+
+    def write(self, data: bytes) -> None:
+        """Write all of *data*: a buffered stream takes only part of a large write when the pipe closes or the disk
+        fills, says so only by the count it returns, and raises the error on the next write."""
+        view = memoryview(data)
+        while view:
+            view = view[self._checked(self.stream.write, view):]
+
+    def flush(self) -> None:
+        self._checked(self.stream.flush)
+
+    def _checked(self, operation: Callable[..., int | None], *arguments: memoryview) -> int:
+        try:
+            return operation(*arguments) or 0
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise _Failed(f"{self.label}: cannot write: {error.strerror or error}") from None
+
+
+def _standard_output(stdout: TextIO) -> _Output:
+    """The binary buffer under *stdout*, after what was written to it as text."""
+    stdout.flush()
+    return _Output(stdout.buffer, "<stdout>")
+
+
+@dataclass
+class _Target:
+    """Where the new content of a file goes, and whether it differs from the old (an unchanged file is kept)."""
+
+    output: _Output
+    changed: bool = True
+
+
+def _temporary(path: Path, pid: int) -> Path:
+    """The temporary file a run with process id *pid* writes *path*'s new content into, beside it."""
+    return path.with_name(f".{path.name}.linkkit-tmp-{pid}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove the temporary files of *path* left by runs that were killed (SIGKILL): their process is gone."""
+    prefix = _temporary(path, 0).name[:-1]
+    with os.scandir(path.parent) as entries:
+        stale = [
+            entry.path for entry in entries
+            if entry.name.startswith(prefix) and entry.name[len(prefix):].isdigit()
+            and not _alive(int(entry.name[len(prefix):]))
+        ]
+    for name in stale:
+        Path(name).unlink(missing_ok=True)
+
+
+def _replaceable(path: Path, force: bool) -> os.stat_result | None:
+    """The status of the file *path* (None when there is none yet), refusing what a replacement would damage:
+    a read-only file, and a file with several hard links (a rename would split them), unless *force*."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise _Failed(f"{path}: cannot write: {error.strerror or error}") from None
+    if force or not stat.S_ISREG(status.st_mode):
+        return status
+    if not status.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise _Failed(f"{path}: read-only; not replaced (--force replaces it)")
+    if status.st_nlink > 1:
+        raise _Failed(
+            f"{path}: has {status.st_nlink} hard links, which replacing it would split; not replaced (--force "
+            "writes through the file itself, keeping them, but not atomically)"
+        )
+    return status
+
+
+def _write_through(temporary: Path, path: Path) -> None:
+    """Copy *temporary* into *path* through its own inode: its hard links, owner and mode stay (not atomic)."""
+    with open(temporary, "rb") as source, open(path, "r+b") as target:
+        shutil.copyfileobj(source, target, CHUNK_SIZE)
+        target.truncate()
+        target.flush()
+        os.fsync(target.fileno())
+
+
+def _install(temporary: Path, path: Path, status: os.stat_result | None, force: bool) -> None:
+    """Make *temporary* the file *path*, keeping the old file's mode, owner and group."""
+    if status is not None and status.st_nlink > 1:  # only with force: _replaceable refused it otherwise
+        _write_through(temporary, path)
         return
-    stream.flush()
-    buffer.write(text.encode(getattr(stream, "encoding", None) or "utf-8", ERRORS))
+    if status is not None:
+        os.chmod(temporary, stat.S_IMODE(status.st_mode))
+        mine = temporary.stat()
+        if (mine.st_uid, mine.st_gid) != (status.st_uid, status.st_gid):
+            try:
+                os.chown(temporary, status.st_uid, status.st_gid)
+            except PermissionError:
+                if not force:
+                    raise _Failed(
+                        f"{path}: owned by {status.st_uid}:{status.st_gid}, which replacing it would change; not "
+                        "replaced (--force writes through the file itself, keeping them, but not atomically)"
+                    ) from None
+                _write_through(temporary, path)
+                return
+    os.replace(temporary, path)
+
+
+@contextmanager
+def _replacing(path: Path, force: bool) -> Iterator[_Target]:
+    """A target for the new content of the file *path*: a temporary file beside it (``.NAME.linkkit-tmp-PID``)
+    renamed over it when complete, the file's mode and owner kept. A device or pipe (``/dev/stdout``) is written
+    directly. The file is left as it was when the content fails, is unchanged, or cannot be installed."""
+    status = _replaceable(path, force)
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        try:
+            with open(path, "wb") as stream:
+                target = _Target(_Output(stream, str(path)))
+                yield target
+                target.output.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:  # opening it, or closing it (the last flush)
+            raise _Failed(f"{path}: cannot write: {error.strerror or error}") from None
+        return
+    path = path.resolve()  # a symbolic link is followed: its target is replaced and the link stays a link
+    temporary = _temporary(path, os.getpid())
+    try:
+        _remove_stale_temporaries(path)
+        temporary.unlink(missing_ok=True)
+        # Mode 0o666 less the umask, as for any new file; the old file's mode replaces it in _install.
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    except OSError as error:
+        raise _Failed(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
+        with open(descriptor, "wb") as stream:
+            target = _Target(_Output(stream, str(path)))
+            yield target
+            target.output.flush()
+            os.fsync(stream.fileno())  # the new content is on disk before the rename makes it the file
+        if target.changed:
+            _install(temporary, path, status, force)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise _Failed(f"{path}: cannot write: {error.strerror or error}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def _error(message: str, stderr: IO[str]) -> None:
@@ -126,14 +368,38 @@ def _scanner_options(args: argparse.Namespace) -> dict[str, Any]:
     return {"abbreviated": args.abbreviated, "emails": args.emails}
 
 
-def _add_scanner_options(parser: argparse.ArgumentParser) -> None:
+def _stream_reach(options: dict[str, Any]) -> int:
+    """How far before the end of the text read a reference from :func:`finditer_stream` may still start: generous,
+    twice the stream's bound of about ``chunk_size + max_length`` characters, and then doubled again."""
+    return 4 * (CHUNK_SIZE + ScanOptions(**options).max_length)
+
+
+def _add_input_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="input files (standard input when none, or -)")
-    parser.add_argument("--encoding", default="utf-8", help="input encoding (default utf-8; bad bytes are kept)")
+    parser.add_argument(
+        "--encoding", help="input encoding when there is no BOM (default utf-8; bad bytes are kept; "
+        "for HTML it overrides <meta charset>)",
+    )
+
+
+def _add_scanner_options(parser: argparse.ArgumentParser) -> None:
+    _add_input_options(parser)
     parser.add_argument(
         "--no-abbreviated", dest="abbreviated", action="store_false",
         help="do not complete www. and ftp. hosts (RFC 3986 draft appendix F)",
     )
     parser.add_argument("--emails", action="store_true", help="also find bare e-mail addresses, as mailto: URIs")
+
+
+def _add_target_options(parser: argparse.ArgumentParser, what: str) -> None:
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+    target.add_argument("--in-place", action="store_true", help=f"rewrite each input {what} atomically")
+    parser.add_argument(
+        "--force", action="store_true",
+        help="replace read-only files too, and write files with several hard links or another owner through "
+        "the file itself (not atomically)",
+    )
 
 
 def _inputs(args: argparse.Namespace) -> list[Input]:
@@ -189,34 +455,9 @@ class _Lines:
                 self.base = end
 
 
-def _decoded_chunks(source: Input, head: bytes, binary: IO[bytes], undecodable: _Undecodable) -> Iterator[str]:
-    """The text of *head* and the rest of *binary*, decoded chunk by chunk, noting bytes that do not decode."""
-    try:
-        decoder = codecs.getincrementaldecoder(source.encoding)(errors=ERRORS)
-    except LookupError:
-        raise InputError(source.label, f"unknown encoding {source.encoding!r}") from None
-    offset, line, line_start = 0, 1, 0
-    data, final = head, False
-    while not final:
-        final = not data
-        chunk = decoder.decode(data, final=final)
-        if chunk:
-            undecodable.check(chunk, offset, line, line_start)
-            newlines = chunk.count("\n")
-            if newlines:
-                line, line_start = line + newlines, offset + chunk.rfind("\n") + 1
-            offset += len(chunk)
-            yield chunk
-        if not final:
-            try:
-                data = binary.read(CHUNK_SIZE)
-            except OSError as error:
-                raise InputError(source.label, error.strerror or str(error), position=line) from None
-
-
 def _text_records(chunks: Iterable[str], label: str, options: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """One JSON-ready record per reference of a text read in chunks, with its 1-based line and column."""
-    lines = _Lines(keep=4 * (CHUNK_SIZE + ScanOptions().max_length))  # generous: twice the stream's bound
+    lines = _Lines(keep=_stream_reach(options))
     fed = (lines.feed(chunk) for chunk in chunks)
     for ref in finditer_stream(fed, chunk_size=CHUNK_SIZE, **options):
         line, column = lines.locate(ref.start())
@@ -229,29 +470,31 @@ def _text_records(chunks: Iterable[str], label: str, options: dict[str, Any]) ->
 def _extract_from(source: Input, args: argparse.Namespace, stderr: IO[str]) -> Iterator[dict[str, Any]]:
     """The records of one input: the links of an HTML document, or the references of a text read in chunks."""
     with source.open_binary() as binary:
-        try:
-            head = binary.read(SNIFF_SIZE)
-        except OSError as error:  # e.g. a directory
-            raise InputError(source.label, error.strerror or str(error)) from None
+        head = source.read(binary, SNIFF_SIZE)
         if _looks_like_html(source, head):
-            try:
-                document = head + binary.read()
-            except OSError as error:
-                raise InputError(source.label, error.strerror or str(error)) from None
-            yield from _html_records(source, document, args)
+            yield from _html_records(source, head + source.read(binary), args)
             return
+        encoding = _text_encoding(source, head)
         undecodable = _Undecodable()
-        chunks = _decoded_chunks(source, head, binary, undecodable)
+        chunks = _decoded_chunks(source, encoding, head, binary, undecodable)
         yield from _text_records(chunks, source.label, _scanner_options(args))
-        undecodable.warn(source, stderr)
+    undecodable.warn(source, encoding, stderr)
 
 
 def _json_line(record: dict[str, Any]) -> str:
     """*record* as one line of JSON; an undecodable byte stays a ``\\udcXX`` escape, so the line is valid UTF-8."""
-    return _UNDECODED.sub(lambda bad: f"\\u{ord(bad.group()):04x}", json.dumps(record, ensure_ascii=False))
+    line = json.dumps(record, ensure_ascii=False)
+    return _UNDECODED.sub(lambda bad: "".join(f"\\u{ord(c):04x}" for c in bad.group()), line)
 
 
-def run_extract(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+def _plain_line(uri: str) -> str:
+    """*uri* on one line: the control characters and line separators it may hold (an ``href`` with a newline)
+    are never URI characters, so they are percent-encoded (``%0A``), which is how a URI carries them."""
+    return _LINE_BREAKING.sub(lambda character: percent_encode(character.group()), uri)
+
+
+def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    out = _standard_output(stdout)
     seen: set[str] = set()
     failed = False
     for source in _inputs(args):
@@ -261,10 +504,12 @@ def run_extract(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> i
                     if record["uri"] in seen:
                         continue
                     seen.add(record["uri"])
-                _write(stdout, (_json_line(record) if args.format == "jsonl" else record["uri"]) + "\n")
+                line = _json_line(record) if args.format == "jsonl" else _plain_line(record["uri"])
+                out.write((line + "\n").encode("utf-8", ERRORS))
         except InputError as error:
             _error(str(error), stderr)
             failed = True
+    out.flush()
     return EXIT_SOME_FAILED if failed else EXIT_OK
 
 
@@ -274,7 +519,7 @@ def add_extract(commands: Subcommands) -> None:
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="one URI per line, or JSON lines")
     parser.add_argument("--unique", action="store_true", help="print each URI once, at its first occurrence")
     parser.add_argument("--base", metavar="URL", help="retrieval URL of HTML inputs: their links are resolved against it")
-    parser.set_defaults(run=run_extract, check=lambda args: _check_base(args, parser))
+    parser.set_defaults(run=run_extract, check=_check_base, parser=parser)
 
 
 # -- rewrite -----------------------------------------------------------------------------------------------------
@@ -302,76 +547,124 @@ def _in_angle_brackets(ref: Reference) -> bool:
     return ref.string.startswith("<", outer_start - ref.offset)
 
 
-def _write_atomically(path: Path, text: str, encoding: str) -> None:
-    """Replace *path* by *text* via a temporary file in the same directory, keeping the file's mode."""
-    _write_bytes_atomically(path, text.encode(encoding, ERRORS))
+class _Held:
+    """The text read and not yet written, from absolute offset *start* on, as a queue of chunks."""
+
+    def __init__(self) -> None:
+        self.chunks: deque[str] = deque()
+        self.start = 0
+        self.end = 0
+        self.skip = 0  # characters of chunks[0] before *start*
+
+    def append(self, chunk: str) -> None:
+        self.chunks.append(chunk)
+        self.end += len(chunk)
+
+    def cut(self, offset: int) -> str:
+        """Remove and return the text from *start* to *offset*, which is not before *start*."""
+        if offset < self.start:
+            raise ValueError(f"offset {offset} is before {self.start}, which was already written")
+        pieces = []
+        while self.start < offset:
+            first = self.chunks[0]
+            stop = min(len(first), self.skip + offset - self.start)
+            pieces.append(first[self.skip:stop])
+            self.start += stop - self.skip
+            self.skip = stop
+            if stop == len(first):
+                self.chunks.popleft()
+                self.skip = 0
+        return "".join(pieces)
 
 
-def _write_bytes_atomically(path: Path, data: bytes) -> None:
-    """Replace *path* by *data* via a temporary file in the same directory, keeping the file's mode.
+def _rewrite_stream(
+    chunks: Iterable[str], replace: Callable[[Reference], str], options: dict[str, Any], write: Callable[[str], None]
+) -> bool:
+    """Write the text of *chunks* with each reference's span replaced (``linkkit.sub`` on the whole text), holding
+    only about :func:`_stream_reach` characters; True when some reference was replaced by a different text."""
+    held = _Held()
+    reach = _stream_reach(options)
 
-    A symbolic link is followed: its target is rewritten and the link stays a link.
-    """
-    path = path.resolve()
-    mode = path.stat().st_mode if path.exists() else None
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    def fed() -> Iterator[str]:
+        for chunk in chunks:
+            held.append(chunk)
+            if held.end - reach > held.start:  # no reference starts that far back: that text is final
+                write(held.cut(held.end - reach))
+            yield chunk
+
+    changed = False
+    for ref in finditer_stream(fed(), chunk_size=CHUNK_SIZE, **options):
+        start, end = ref.span()
+        write(held.cut(start))
+        new = replace(ref)
+        changed |= new != held.cut(end)
+        write(new)
+    write(held.cut(held.end))
+    return changed
+
+
+def _rewrite_from(
+    source: Input, binary: IO[bytes], args: argparse.Namespace, out: _Output, stderr: IO[str]
+) -> bool:
+    """Rewrite one text input into *out*, in its own encoding and byte order; True when its text changed."""
+    head = source.read(binary, SNIFF_SIZE)
+    if _looks_like_html(source, head) and not args.as_text:
+        # Rewriting attribute values as prose would damage markup ("<" inside href="...").
+        raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
+    encoding = _text_encoding(source, head)
+    encoder = codecs.getincrementalencoder(encoding.codec)()
+    undecodable = _Undecodable()
+    chunks = _decoded_chunks(source, encoding, head, binary, undecodable)
+    out.write(encoding.bom)
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())  # the new content is on disk before the rename makes it the file
-        if mode is not None:
-            os.chmod(temp, mode)
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+        changed = _rewrite_stream(
+            chunks, _replacement(args), _scanner_options(args), lambda text: out.write(_encoded(text, encoder))
+        )
+        out.write(encoder.encode("", final=True))
+    except UnicodeEncodeError as error:  # a replacement the input's encoding cannot hold
+        raise InputError(source.label, f"cannot encode {error.object[error.start:error.end]!r} as {encoding.codec}") from None
+    undecodable.warn(source, encoding, stderr)
+    return changed
 
 
-def run_rewrite(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+def _rewrite_in_place(source: Input, args: argparse.Namespace, stderr: IO[str]) -> None:
+    with source.open_binary() as binary, _replacing(Path(source.name), args.force) as target:
+        target.changed = _rewrite_from(source, binary, args, target.output, stderr)
+
+
+def _rewrite_all(sources: list[Input], args: argparse.Namespace, out: _Output, stderr: IO[str]) -> bool:
+    """Rewrite *sources* one after another into *out*; True when some input failed (the others are done)."""
     failed = False
-    options = _scanner_options(args)
-    replace = _replacement(args)
-    sources = _inputs(args)
-    outputs: list[str] = []
     for source in sources:
         try:
-            data = source.read_bytes()
-            if _looks_like_html(source, data[:SNIFF_SIZE]) and not args.as_text:
-                # Rewriting attribute values as prose would damage markup ("<" inside href="...").
-                raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
-            text = source.decode(data)
+            with source.open_binary() as binary:
+                _rewrite_from(source, binary, args, out, stderr)
         except InputError as error:
             _error(str(error), stderr)
             failed = True
-            continue
-        undecodable = _Undecodable()
-        undecodable.check(text, 0, 1, 0)
-        undecodable.warn(source, stderr)
-        rewritten = sub(replace, text, **options)
-        if args.in_place:
-            if rewritten != text:
-                try:
-                    _write_atomically(Path(source.name), rewritten, source.encoding)
-                except OSError as error:
-                    _error(f"{source.label}: cannot write: {error.strerror or error}", stderr)
-                    failed = True
-        elif args.output is not None:
-            outputs.append(rewritten)
-        else:
-            _write(stdout, rewritten)
-    if args.output is not None and outputs:
-        try:
-            _write_atomically(Path(args.output), "".join(outputs), args.encoding)
-        except OSError as error:
-            _error(f"{args.output}: cannot write: {error.strerror or error}", stderr)
-            failed = True
+    out.flush()
+    return failed
+
+
+def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    sources = _inputs(args)
+    if args.in_place:
+        failed = False
+        for source in sources:
+            try:
+                _rewrite_in_place(source, args, stderr)
+            except (InputError, _Failed) as error:
+                _error(str(error), stderr)
+                failed = True
+    elif args.output is not None:
+        with _replacing(Path(args.output), args.force) as target:
+            failed = _rewrite_all(sources, args, target.output, stderr)
+    else:
+        failed = _rewrite_all(sources, args, _standard_output(stdout), stderr)
     return EXIT_SOME_FAILED if failed else EXIT_OK
 
 
 def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    if args.in_place and args.output is not None:
-        parser.error("--in-place and -o/--output exclude each other")
     if args.in_place and (not args.files or STDIN in args.files):
         parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
     if args.output is not None and any(
@@ -387,10 +680,8 @@ def add_rewrite(commands: Subcommands) -> None:
     parser.add_argument("--unwrap", action="store_true", help="re-join references that run over several lines")
     parser.add_argument("--angle", action="store_true", help="wrap each reference in <...> (RFC 3986 appendix C)")
     parser.add_argument("--as-text", action="store_true", help="rewrite HTML inputs as plain text too")
-    target = parser.add_mutually_exclusive_group()
-    target.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
-    target.add_argument("--in-place", action="store_true", help="rewrite each input file atomically")
-    parser.set_defaults(run=run_rewrite, check=lambda args: _check_rewrite_usage(args, parser))
+    _add_target_options(parser, "file")
+    parser.set_defaults(run=run_rewrite, check=_check_rewrite_usage, parser=parser)
 
 
 # -- HTML: extract's HTML branch and absolutize (issue 4) --------------------------------------------------------
@@ -398,25 +689,22 @@ def add_rewrite(commands: Subcommands) -> None:
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 # An input that opens, after whitespace and comments, with an HTML doctype or an html, head or body tag.
 _HTML_START = re.compile(r"(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html|head|body)[\s/>]", re.IGNORECASE | re.DOTALL)
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 def _looks_like_html(source: Input, data: bytes) -> bool:
     """HTML by extension (.html, .htm, .xhtml, .shtml) or by content: the input starts as an HTML document."""
     if Path(source.name).suffix.lower() in HTML_SUFFIXES:
         return True
-    head = data[:1024]
-    start = head.decode("utf-16", "ignore") if head[:2] in _UTF16_BOMS else head.decode("latin-1")
-    return _HTML_START.match(start.removeprefix("\xef\xbb\xbf")) is not None
+    head = data[:SNIFF_SIZE]
+    bom, codec = next(((bom, codec) for bom, codec in BOMS if head.startswith(bom)), (b"", "latin-1"))
+    return _HTML_START.match(head[len(bom):].decode(codec, "ignore")) is not None
 
 
 def _html_records(source: Input, data: bytes, args: argparse.Namespace) -> list[dict[str, Any]]:
     """One JSON-ready record per link of an HTML input; spans are byte offsets into the file."""
-    # HTML carries its encoding (BOM, <meta charset>): --encoding overrides it only when given another value
-    encoding = None if args.encoding == "utf-8" else args.encoding
-    try:
-        found = html.links(data, base_url=args.base, encoding=encoding)
-    except LookupError as error:
+    try:  # HTML carries its encoding (BOM, <meta charset>): --encoding overrides the <meta>
+        found = html.links(data, base_url=args.base, encoding=args.encoding)
+    except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
         raise InputError(source.label, str(error)) from None
     return [
         {"file": source.label, "tag": link.tag, "attr": link.attr, "raw": link.raw, "uri": link.uri,
@@ -433,44 +721,39 @@ def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
             parser.error(f"--base: {error}")
 
 
-def _write_bytes(stream: IO[str], data: bytes) -> None:
-    """Write *data* unchanged to the binary buffer under a text stream."""
-    buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        stream.write(data.decode("utf-8", ERRORS))
-        return
-    stream.flush()
-    buffer.write(data)
-    buffer.flush()
+def _absolutized(source: Input, data: bytes, args: argparse.Namespace) -> bytes:
+    try:
+        result = html.absolutize(data, args.base, encoding=args.encoding)
+    except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
+        raise InputError(source.label, str(error)) from None
+    assert isinstance(result, bytes)  # bytes in, bytes out
+    return result
 
 
-def run_absolutize(args: argparse.Namespace, stdout: IO[str], stderr: IO[str]) -> int:
+def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    out = None if args.in_place or args.output is not None else _standard_output(stdout)
     failed = False
-    for name in args.files or [STDIN]:
-        source = Input(name, args.encoding or "utf-8")
+    for source in _inputs(args):
         try:
-            data = source.read_bytes()
-            result = html.absolutize(data, args.base, encoding=args.encoding)
+            with source.open_binary() as binary:
+                data = source.read(binary)
+            result = _absolutized(source, data, args)
+            if out is not None:
+                out.write(result)
+                continue
+            with _replacing(Path(args.output or source.name), args.force) as target:
+                target.output.write(result)
+                target.changed = args.output is not None or result != data
         except InputError as error:
             _error(str(error), stderr)
             failed = True
-            continue
-        except LookupError as error:
-            _error(f"{source.label}: {error}", stderr)
+        except _Failed as error:
+            if not args.in_place:
+                raise
+            _error(str(error), stderr)
             failed = True
-            continue
-        target = name if args.in_place else args.output
-        try:
-            if args.in_place:
-                if result != data:
-                    _write_bytes_atomically(Path(name), result)
-            elif args.output is not None:
-                _write_bytes_atomically(Path(args.output), result)
-            else:
-                _write_bytes(stdout, result)
-        except OSError as error:
-            _error(f"{target}: cannot write: {error.strerror or error}", stderr)
-            failed = True
+    if out is not None:
+        out.flush()
     return EXIT_SOME_FAILED if failed else EXIT_OK
 
 
@@ -493,10 +776,8 @@ def add_absolutize(commands: Subcommands) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="HTML files (standard input when none, or -)")
     parser.add_argument("--base", required=True, metavar="URL", help="the retrieval URL of the document(s)")
     parser.add_argument("--encoding", help="document encoding (default: BOM, <meta charset>, else UTF-8)")
-    target = parser.add_mutually_exclusive_group()
-    target.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
-    target.add_argument("--in-place", action="store_true", help="rewrite each input file atomically")
-    parser.set_defaults(run=run_absolutize, check=lambda args: _check_absolutize_usage(args, parser))
+    _add_target_options(parser, "HTML file")
+    parser.set_defaults(run=run_absolutize, check=_check_absolutize_usage, parser=parser)
 
 
 # -- main --------------------------------------------------------------------------------------------------------
@@ -506,25 +787,35 @@ COMMANDS: tuple[Callable[[Subcommands], None], ...] = (add_extract, add_rewrite,
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="linkkit", description=__doc__.split("\n\n")[0].replace("``", ""))
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)
     return parser
 
 
+def _arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The parsed command line; an unknown option is reported with the usage of its subcommand (exit 2)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        args.parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    args.check(args, args.parser)  # usage errors argparse cannot express; exits with status 2
+    return args
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     """Run the command line with *argv* (default ``sys.argv[1:]``) and return the exit status."""
-    parser = build_parser()
-    args = parser.parse_args(None if argv is None else list(argv))
-    if hasattr(args, "check"):
-        args.check(args)  # usage errors argparse cannot express; exits with status 2
+    args = _arguments(build_parser(), None if argv is None else list(argv))
     try:
         return int(args.run(args, sys.stdout, sys.stderr))
-    except BrokenPipeError:  # e.g. `linkkit extract big.txt | head`: stop quietly
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error when Python flushes
+    except _Failed as error:  # the output cannot be written: nothing more can be done
+        _error(str(error), sys.stderr)
+        return EXIT_SOME_FAILED
+    except BrokenPipeError:  # `linkkit extract big.txt | head -1`: the reader went away; stop quietly
+        try:  # Python flushes standard output at exit: into /dev/null, not into the closed pipe (Python docs, signal)
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         except (OSError, ValueError):
             pass  # standard output is not a file descriptor (embedded, captured): nothing left to flush into a pipe
-        return EXIT_SOME_FAILED
+        return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         return 130

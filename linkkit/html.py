@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import functools
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from .charset import SCHEME
 from .errors import ResolutionError
+from .percent import percent_encode
 from .resolve import resolve
 from .uri import URIReference, parse, split
 
@@ -97,6 +99,7 @@ _INTEGRATION_POINTS = {
 
 # ------------------------------------------------------------------------------------------- where URLs live
 URL, TOKENS, SRCSET, CSS = "url", "tokens", "srcset", "css"
+REFRESH = "refresh"  # the URL of a <meta http-equiv=refresh content>
 # Issue 4, "Which places hold URLs": element -> attribute -> how its value holds URLs.
 PLACES: dict[str, dict[str, str]] = {
     "a": {"href": URL, "ping": TOKENS},
@@ -172,6 +175,7 @@ class _Found(NamedTuple):
     end: int
     quote: str | None
     css: str | None
+    kind: str = "url"  # URL, TOKENS, SRCSET, CSS or REFRESH: how the place splits its value
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +226,8 @@ def _character_reference(match: re.Match[str], follower: str) -> str | None:
     return _C1_REPLACEMENTS.get(number) or chr(number)
 
 
-_SURROGATE_ESCAPES = re.compile("[\udc80-\udcff]")
+# Lone surrogates a codec may yield (``\\udc80`` in raw_unicode_escape): not text, read as U+FFFD.
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 def _decode(view: str, start: int, end: int, codec: str | None, references: bool) -> tuple[str, list[int] | None]:
@@ -242,11 +247,8 @@ def _decode(view: str, start: int, end: int, codec: str | None, references: bool
     def literal(stop: int) -> None:
         text = view[position:stop]
         if transcode and not text.isascii():
-            text = text.encode("latin-1").decode(codec, "surrogateescape")  # type: ignore[arg-type]
-            starts, at = [], position
-            for character in text:
-                starts.append(at)
-                at += len(character.encode(codec, "surrogateescape"))  # type: ignore[arg-type]
+            text, relative = _decoded(text.encode("latin-1"), codec)  # type: ignore[arg-type]
+            starts = [position + at for at in relative[:-1]]
         else:
             starts = list(range(position, stop))
         if "\r" in text:  # 13.2.3.5 preprocessing: CR LF and a lone CR are LF (CR LF at the CR's offset)
@@ -269,7 +271,7 @@ def _decode(view: str, start: int, end: int, codec: str | None, references: bool
     offsets.append(end)
     text = "".join(parts).replace("\0", "\ufffd")
     if transcode:
-        text = _SURROGATE_ESCAPES.sub("\ufffd", text)
+        text = _SURROGATES.sub("\ufffd", text)
     return text, offsets
 
 
@@ -368,13 +370,16 @@ def read_refresh(value: str) -> Iterator[tuple[int, int, str, str | None]]:
 
 # CSS Syntax 3, section 4: comments and strings are skipped; url(...) (4.3.6, either form) and an @import
 # string are URLs. An empty url() is not: it is "an invalid resource" (CSS Values 4, 4.5).
+# CSS Syntax 3, 4.3.7 "consume an escaped code point": up to six hex digits and one whitespace after them, or any
+# other code point but a newline; in an unquoted url() (4.3.6 "consume a url token") that is the whole escape.
+_CSS_ESCAPED_CODE_POINT = r"\\(?:[0-9A-Fa-f]{1,6}+(?:\r\n|[\t\n\f\r ])?+|[^\n\r\f0-9A-Fa-f])"
 _CSS_STRING_DQ = r'"(?:[^"\\\n\r\f]|\\[\s\S])*+"'
 _CSS_STRING_SQ = r"'(?:[^'\\\n\r\f]|\\[\s\S])*+'"
 _CSS_TOKENS = re.compile(
     r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
     rf"|@(?i:import){_WS}*+(?P<import>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
     rf"|(?<![-\w\\\u0080-\U0010ffff])(?i:url)\({_WS}*+(?:(?P<quoted>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
-    rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|\\[^\n\r\f])++){_WS}*+\))"
+    rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++){_WS}*+\))"
     rf"|{_CSS_STRING_DQ}|{_CSS_STRING_SQ}|[\"'][^\n\r\f]*+"
     r"|\\[\s\S]"
 )
@@ -483,12 +488,14 @@ def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, st
 class _Scan(NamedTuple):
     found: list[_Found]
     base: _Found | None  # the first <base href> outside templates
+    base_hrefs: set[int]  # the indices in found of every HTML <base href>
 
 
 def _scan(view: str, codec: str | None) -> _Scan:
     """Tokenize *view* once, collecting the URLs in document order and the document's <base href>."""
     found: list[_Found] = []
     base: _Found | None = None
+    base_hrefs: set[int] = set()
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     position = 0
@@ -500,18 +507,18 @@ def _scan(view: str, codec: str | None) -> _Scan:
         if kind == URL and "&" not in text and text.isprintable() and (codec is None or text.isascii()):
             # the common case, inlined: a plain value without references, NUL or whitespace but spaces
             if not text or text[0] != " " and text[-1] != " ":
-                found.append(_Found(tag, name, text, (start, end), start, end, quote, None))
+                found.append(_Found(tag, name, text, (start, end), start, end, quote, None, kind))
                 return
         text, offsets = _decode(view, start, end, codec, True)
         for a, b, raw, css in READERS[kind](text):
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
-            found.append(_Found(tag, name, raw, span, start, end, quote, css))
+            found.append(_Found(tag, name, raw, span, start, end, quote, css, kind))
 
     def collect_style_text(tag: str, start: int, end: int) -> None:
         text, offsets = _decode(view, start, end, codec, False)
         for a, b, raw, css in read_css(text):
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
-            found.append(_Found(tag, None, raw, span, start, end, "<", css))
+            found.append(_Found(tag, None, raw, span, start, end, "<", css, CSS))
 
     while True:
         if stack:
@@ -571,8 +578,10 @@ def _scan(view: str, codec: str | None) -> _Scan:
                 for name, place in (places or {}).items():
                     if name in attributes:
                         collect(tag, name, place, attributes[name])
-                        if tag == "base" and base is None and templates == 0:
-                            base = found[-1]
+                        if tag == "base":
+                            base_hrefs.add(len(found) - 1)
+                            if base is None and templates == 0:
+                                base = found[-1]
                 for name, place in GLOBAL_PLACES.items():
                     if name in attributes:
                         collect(tag, name, place, attributes[name])
@@ -583,7 +592,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
                         text, offsets = _decode(view, start, end, codec, True)
                         for a, b, raw, _css in read_refresh(text):
                             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
-                            found.append(_Found(tag, "content", raw, span, start, end, quote, None))
+                            found.append(_Found(tag, "content", raw, span, start, end, quote, None, REFRESH))
                 if len(found) - count > 1:  # in the order of the attributes
                     found[count:] = sorted(found[count:], key=lambda f: f.span)
             if tag not in _STATE_TAGS:
@@ -614,7 +623,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
             position = len(view) if close == -1 else close + (3 if namespace != "html" else 1)
         else:  # "cut": a tag the end of the file cuts off is dropped (13.2.5.x eof-in-tag)
             break
-    return _Scan(found, base)
+    return _Scan(found, base, base_hrefs)
 
 
 # -------------------------------------------------------------------------------------------------- encoding
@@ -637,16 +646,29 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs
 _META_CHARSET = re.compile(rf"charset{_WS}*=({_WS}*)(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\f\r ;\"']+))", re.IGNORECASE)
 
 
+# Python codecs that write a byte order mark before every value they encode: the standard means the BOM-less form.
+_BOM_WRITING = {"utf-16": "utf-16-le", "utf-32": "utf-32-le", "utf-8-sig": "utf-8"}
+
+
+def _python_codec(label: str) -> codecs.CodecInfo | None:
+    """Python's codec of that name or alias, or None."""
+    try:
+        return codecs.lookup(label)
+    except (LookupError, ValueError):  # ValueError: a label with a NUL
+        return None
+
+
 @functools.lru_cache(maxsize=64)
 def _codec(label: str) -> str | None:
-    """The Python codec for an encoding label ("get an encoding", Encoding Standard 4.2), or None if unknown."""
+    """The Python codec for an encoding label ("get an encoding", Encoding Standard 4.2), or None if unknown or
+    not a text encoding (base64, rot13: they do not turn bytes into text)."""
     label = label.strip(ASCII_WHITESPACE).lower()
     if label in _LABELS:
         return _LABELS[label]
-    try:
-        return codecs.lookup(label).name
-    except LookupError:
+    info = _python_codec(label)
+    if info is None or not info._is_text_encoding:
         return None
+    return _BOM_WRITING.get(info.name, info.name)
 
 
 def _meta_encoding(document: bytes) -> str | None:
@@ -673,29 +695,122 @@ def _meta_encoding(document: bytes) -> str | None:
     return None
 
 
+_ASCII_PAIRS = [bytes((first, second)) for first in range(128) for second in range(128)]
+
+
 @functools.lru_cache(maxsize=64)
 def _is_ascii_compatible(codec: str) -> bool:
-    """True when every HTML delimiter byte means its ASCII character in *codec* (so bytes can be tokenized)."""
-    probe = "<>\"'=&/ \t\n\f\r!?-;,()\\abzABZ09#:."
+    """True when every ASCII byte means its ASCII character, whatever byte precedes it, so that the bytes can be
+    tokenized as they are. Not so for UTF-16 and EBCDIC, nor for codecs whose ASCII escape sequences change what
+    follows ("+" in UTF-7, "~{" in HZ, ESC in ISO-2022, "\\u" in raw_unicode_escape); and no other byte means an
+    ASCII character."""
     try:
-        return probe.encode(codec) == probe.encode("ascii") and codec not in _STATEFUL
-    except (UnicodeError, LookupError):
+        if not all(pair.decode(codec) == pair.decode("ascii") for pair in _ASCII_PAIRS):
+            return False
+    except (ValueError, LookupError):
+        return False
+    return not any(_decodes_to_ascii(bytes([byte]), codec) for byte in range(128, 256))
+
+
+def _decodes_to_ascii(data: bytes, codec: str) -> bool:
+    """True when *data* reads as ASCII text (mac-farsi's second "<", 0xBC): a delimiter the byte scan would miss."""
+    try:
+        return data.decode(codec).isascii()
+    except (ValueError, LookupError):
         return False
 
 
-_STATEFUL = frozenset(codecs.lookup(c).name for c in ("utf-7", "hz", "iso2022_jp", "iso2022_kr", "iso2022_jp_2"))
+_CHUNK = 4096
+
+
+def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
+    """*data* decoded, with the offset in *data* where each character starts (and ``len(data)`` at the end).
+
+    *codec*'s incremental decoder is fed a byte at a time, and each character gets the bytes it came from. The
+    bytes that yield nothing (an escape sequence, a UTF-7 "+...-" run) belong to the character after them, unless
+    the decoder is back in its initial state after them (a closing "ESC ( B" or "-"): then to the one before, so
+    that at every boundary in the initial state new text, encoded from that state, can be spliced. From such a
+    state a chunk whose characters are each encoded on their own (valid UTF-16, EBCDIC) is taken at once; a long
+    silent run is fed in growing steps: linear. Never raises: bytes the codec rejects are U+FFFD.
+    """
+    decoder = codecs.getincrementaldecoder(codec)("replace")
+    initial = decoder.getstate()
+    text: list[str] = []
+    starts: list[int] = []
+    boundary = position = next_chunk = 0
+    step = 1
+    while position < len(data):
+        if boundary == position >= next_chunk:
+            chunk = _decoded_at_once(data[position : position + _CHUNK], codec)
+            if chunk is not None:
+                text.append(chunk[0])
+                starts.extend(position + at for at in chunk[1])
+                position = boundary = position + chunk[2]
+                continue
+            next_chunk = position + _CHUNK
+        stop = min(position + step, len(data))
+        try:
+            out = decoder.decode(data[position:stop], stop == len(data))
+        except (ValueError, LookupError):  # a codec that allows no error handler but "strict" (idna, punycode)
+            decoder.reset()
+            out = "\ufffd"
+        position = stop
+        if out:
+            starts.extend(_character_starts(out, data, boundary, position, codec))
+            text.append(out)
+            boundary, step = position, 1
+        elif (state := decoder.getstate()) == initial:
+            boundary = position
+        elif len(state[0]) > 64:
+            step *= 2
+    starts.append(len(data))
+    return "".join(text), starts
+
+
+def _decoded_at_once(chunk: bytes, codec: str) -> tuple[str, list[int], int] | None:
+    """*chunk* decoded, the offset where each character starts and the chunk's length, when each character is
+    encoded on its own and the chunk's bytes are exactly those encodings; else None."""
+    try:
+        text = chunk.decode(codec)
+        encoded = {character: character.encode(codec) for character in set(text)}
+    except (ValueError, LookupError):  # UnicodeError, and codecs such as idna that raise otherwise
+        return None
+    if not text or b"".join(map(encoded.__getitem__, text)) != chunk:
+        return None
+    lengths = map(len, map(encoded.__getitem__, text))
+    return text, list(itertools.accumulate(lengths, initial=0))[:-1], len(chunk)
+
+
+def _character_starts(out: str, data: bytes, start: int, end: int, codec: str) -> list[int]:
+    """Where each character of *out*, decoded from ``data[start:end]`` at once, starts: the trailing characters
+    whose own encoding ends the bytes (a '"' that closes a UTF-7 run, the character after an invalid byte) get
+    those bytes, the first gets the rest (a character without bytes of its own starts where the next one does)."""
+    carved: list[int] = []
+    stop = end
+    for character in reversed(out[1:]):
+        try:
+            own = character.encode(codec)
+        except (ValueError, LookupError):
+            break
+        if not own or stop - len(own) <= start or not data.endswith(own, start, stop):
+            break
+        stop -= len(own)
+        carved.append(stop)
+    return [start] + [stop] * (len(out) - 1 - len(carved)) + carved[::-1]
 
 
 def _encoding(document: bytes, encoding: str | None) -> str:
     """The document's encoding: BOM, then the *encoding* argument, then <meta>, then UTF-8 if the bytes are
     UTF-8, else windows-1252 (HTML 13.2.3.1 "encoding sniffing"; the last step is its frequency analysis)."""
+    given = None if encoding is None else _codec(encoding)
+    if encoding is not None and given is None:
+        if _python_codec(encoding.strip(ASCII_WHITESPACE).lower()) is not None:
+            raise LookupError(f"encoding {encoding!r} is not a text encoding: it does not turn bytes into text")
+        raise LookupError(f"unknown encoding {encoding!r}: not a label of the Encoding Standard or of Python")
     for bom, codec in _BOMS:
         if document.startswith(bom):
             return codec
-    if encoding is not None:
-        given = _codec(encoding)
-        if given is None:
-            raise LookupError(f"unknown encoding {encoding!r}: not a label of the Encoding Standard or of Python")
+    if given is not None:
         return given
     declared = _meta_encoding(document)
     if declared is not None:
@@ -719,13 +834,25 @@ def _scheme(reference: str) -> str | None:
     return scheme if scheme is not None and _SCHEME.fullmatch(scheme) else None
 
 
+_C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
+_TAB_OR_NEWLINE = re.compile("[\t\n\r]")
+
+
+def _url_input(raw: str) -> str:
+    """*raw* as the URL Standard's basic URL parser reads it (HTML parses every URL attribute with it): leading
+    and trailing C0 control or space stripped, every ASCII tab or newline removed (``java&#x09;script:``)."""
+    return _TAB_OR_NEWLINE.sub("", raw.strip(_C0_CONTROL_OR_SPACE))
+
+
 def _target(raw: str, base: URIReference | None) -> str:
     """*raw* resolved against *base* by RFC 3986 5.2.2 (strict); *raw* itself when it stays relative or opaque.
 
     A reference with a scheme of its own keeps it and is resolved only when it is hierarchical (an authority
     or a path starting with "/"), which removes its dot segments; an opaque one (mailto:, javascript:, data:,
     urn:) stays exactly as written. A first segment with a ":" that is no scheme is a path ("./" of RFC 3986 4.2).
+    *raw* is first cleaned as the URL parser of the URL Standard cleans its input (see :func:`_url_input`).
     """
+    raw = _url_input(raw)
     reference = URIReference._make(split(raw).groups())  # type: ignore[union-attr]  # appendix B matches any string
     scheme = reference.scheme
     if scheme is not None and _SCHEME.fullmatch(scheme):
@@ -737,49 +864,52 @@ def _target(raw: str, base: URIReference | None) -> str:
     return resolve(base, reference if scheme is None else "./" + raw)
 
 
+_IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})
+
+
 def _base(base_href: str | None, base_url: str | None) -> str | None:
-    """The document's base URI: the first <base href> resolved against the retrieval URL, else that URL."""
+    """The document's base URI: the first <base href> resolved against the retrieval URL (its fallback base URL),
+    else that URL."""
     if base_url is not None and _scheme(base_url) is None:
         raise ResolutionError(f"base_url {base_url!r} is not absolute: it has no scheme (RFC 3986 5.1)")
     if base_href is None:
         return base_url
     target = _target(base_href, None if base_url is None else parse(base_url))
-    return target if _scheme(target) is not None else None
+    scheme = _scheme(target)
+    # HTML "set the frozen base URL": a URL that fails to parse or whose scheme is data or javascript is ignored.
+    return base_url if scheme is None or scheme.lower() in _IGNORED_BASE_SCHEMES else target
 
 
 # ------------------------------------------------------------------------------------------- public functions
 class _Document(NamedTuple):
     view: str  # the text tokenized: the str itself, bytes one character per byte, or the decoded bytes
     codec: str | None  # the encoding of bytes input
-    one_to_one: bool  # view offsets are the input's offsets (else the view is the text decoded after the BOM)
-    bom: int = 0  # the length of the BOM the decoded view starts after
+    starts: list[int] | None = None  # for decoded bytes, the input offset of each view offset (BOM included)
+
+    @property
+    def one_to_one(self) -> bool:
+        """True when view offsets are the input's offsets (str, or bytes tokenized one character per byte)."""
+        return self.starts is None
 
     def offsets(self, positions: set[int]) -> dict[int, int]:
         """Input offsets of view offsets: byte offsets of the decoded text's positions."""
-        if self.one_to_one:
-            return {p: p for p in positions}
-        assert self.codec is not None
-        result, at, previous = {}, self.bom, 0
-        for position in sorted(positions):
-            at += len(self.view[previous:position].encode(self.codec, "surrogateescape"))
-            result[position] = at
-            previous = position
-        return result
+        starts = self.starts
+        return {p: p for p in positions} if starts is None else {p: starts[p] for p in positions}
 
 
 def _prepare(document: str | bytes, encoding: str | None) -> _Document:
     if isinstance(document, str):
-        return _Document(document, None, True)
+        return _Document(document, None)
     if not isinstance(document, (bytes, bytearray, memoryview)):
         raise TypeError(f"an HTML document is bytes or str, not {type(document).__name__}")
     data = bytes(document)
     codec = _encoding(data, encoding)
     if _is_ascii_compatible(codec):
-        return _Document(data.decode("latin-1"), codec, True)
-    # UTF-16, ISO-2022-JP and the like: tokenize the decoded text and translate its offsets back to bytes.
+        return _Document(data.decode("latin-1"), codec)
+    # UTF-16, ISO-2022-JP and the like: tokenize the decoded text and map its offsets back to bytes.
     bom = next((len(b) for b, c in _BOMS if data.startswith(b) and c == codec), 0)
-    text = data[bom:].decode(codec, "surrogateescape")
-    return _Document(text, codec, False, bom)
+    text, starts = _decoded(data[bom:], codec)
+    return _Document(_SURROGATES.sub("\ufffd", text), codec, [bom + at for at in starts])
 
 
 class _Resolved(NamedTuple):
@@ -789,7 +919,7 @@ class _Resolved(NamedTuple):
     found: list[_Found]
     uris: list[str]
     base: str | None  # the effective base
-    base_link: int  # the index of the <base href> that set it, or -1
+    base_hrefs: set[int]  # the indices of the <base href> links, resolved against base_url
     base_url: str | None
 
     def links(self) -> Iterator[Link]:
@@ -797,7 +927,7 @@ class _Resolved(NamedTuple):
         where = None if self.prepared.one_to_one else self.prepared.offsets({p for f in self.found for p in f.span})
         for index, (f, uri) in enumerate(zip(self.found, self.uris)):
             span = f.span if where is None else (where[f.span[0]], where[f.span[1]])
-            yield Link(f.tag, f.attr, f.raw, uri, span, self.base_url if index == self.base_link else self.base)
+            yield Link(f.tag, f.attr, f.raw, uri, span, self.base_url if index in self.base_hrefs else self.base)
 
 
 def _resolved(document: str | bytes, base_url: str | None, encoding: str | None) -> _Resolved:
@@ -806,19 +936,18 @@ def _resolved(document: str | bytes, base_url: str | None, encoding: str | None)
     scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
     parsed_base = None if base is None else parse(base)
+    parsed_base_url = None if base_url is None else parse(base_url)
     targets: dict[str, str] = {}  # a document repeats its links: each is resolved once
     uris = []
-    base_link = -1
     for index, f in enumerate(scan.found):
-        if f is scan.base:  # the <base href> itself is resolved against the retrieval URL
-            uris.append(base if base is not None else f.raw)
-            base_link = index
+        if index in scan.base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
+            uris.append(_target(f.raw, parsed_base_url))
             continue
         uri = targets.get(f.raw)
         if uri is None:
             uri = targets[f.raw] = _target(f.raw, parsed_base)
         uris.append(uri)
-    return _Resolved(prepared, scan.found, uris, base, base_link, base_url)
+    return _Resolved(prepared, scan.found, uris, base, scan.base_hrefs, base_url)
 
 
 def links(document: str | bytes, *, base_url: str | None = None, encoding: str | None = None) -> list[Link]:
@@ -827,6 +956,24 @@ def links(document: str | bytes, *, base_url: str | None = None, encoding: str |
     *base_url* is the retrieval URL (5.1.3); *encoding* overrides a <meta> declaration (a BOM still wins).
     """
     return list(_resolved(document, base_url, encoding).links())
+
+
+def _held(value: str, kind: str) -> str:
+    """*value* with what its place cannot hold percent-encoded (RFC 3986 2.1), so that it reads back as written:
+    NUL (HTML reads U+FFFD) and surrounding ASCII whitespace (stripped) anywhere; any ASCII whitespace in lists
+    (ping, itemtype) and srcset, which it would split; leading and trailing commas in srcset (the candidate
+    splitting drops them); quotes in a refresh URL (they end a quoted one and open an unquoted one). An empty
+    value fits only where a whole attribute is one URL: elsewhere it is a ValueError."""
+    if not value and kind != URL:
+        raise ValueError(f"an empty URL cannot be written in a {kind} value: it would vanish or change its neighbours")
+    inner = "\0" + (ASCII_WHITESPACE if kind in (TOKENS, SRCSET) else "") + ("'\"" if kind == REFRESH else "")
+    edges = ASCII_WHITESPACE + ("," if kind == SRCSET else "")
+    core = value.strip(edges)
+    head = value[: len(value) - len(value.lstrip(edges))]
+    tail = value[len(head) + len(core) :]
+    if any(c in inner for c in core):
+        core = "".join(percent_encode(c) if c in inner else c for c in core)
+    return percent_encode(head) + core + percent_encode(tail)
 
 
 def _needs_quotes(value: str) -> bool:
@@ -865,7 +1012,7 @@ def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
         if "</" in value:  # "</style" would end the element: "<" as a CSS escape
             value = value.replace("<", "\\00003c")
         return value, "linkkit.css"
-    value = value.replace("&", "&amp;")
+    value = value.replace("&", "&amp;").replace("\r", "&#13;")  # a literal CR would be read as LF (13.2.3.5)
     if quote == '"':
         value = value.replace('"', "&quot;")
     elif quote == "'":
@@ -906,6 +1053,7 @@ def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Docu
     for f, new in zip(resolved.found, news):
         if new == f.raw:
             continue
+        new = _held(new, f.kind)
         quote = f.quote
         if quote and quote in "\"'<":
             text, errors = _written(new, f.css, quote)
@@ -955,10 +1103,36 @@ def _apply(document: Document, prepared: _Document, edits: list[tuple[int, int, 
     codec = prepared.codec
     for start, end, text, errors in edits:
         pieces.append(document[position:start])
-        pieces.append(text if codec is None else text.encode(codec, errors))
+        pieces.append(text if codec is None else _encoded(text, codec, errors))
         position = end
     pieces.append(document[position:])
     return ("" if isinstance(document, str) else b"").join(pieces)
+
+
+def _encoded(text: str, codec: str, errors: str) -> bytes:
+    """*text* in *codec*, a character it lacks written as the *errors* handler escapes it; character by character
+    when the codec refuses the handler (idna and punycode allow only "strict"). Never raises: a character
+    neither it nor its escape can be written in is written as its escape in ASCII."""
+    try:
+        return text.encode(codec, errors)
+    except (ValueError, LookupError):
+        pass
+    pieces = []
+    for character in text:
+        try:
+            replacement = codecs.lookup_error(errors)(UnicodeEncodeError(codec, character, 0, 1, "not encodable"))[0]
+        except UnicodeEncodeError:  # "strict": a quote, always ASCII
+            replacement = character
+        escaped = replacement if isinstance(replacement, str) else replacement.decode("latin-1")
+        for form in (character, escaped):
+            try:
+                pieces.append(form.encode(codec))
+                break
+            except (ValueError, LookupError):
+                continue
+        else:
+            pieces.append(escaped.encode("ascii", "xmlcharrefreplace"))
+    return b"".join(pieces)
 
 
 # ------------------------------------------------------------------------------------- trees others have built
@@ -1006,18 +1180,19 @@ def _rewrite_elements(elements: list[_Element], attributes: Callable[[Any], dict
                       set_attribute: Callable[[Any, str, str], None], style: Callable[[Any], str | None],
                       set_style: Callable[[Any, str], None], repl: Callable[[Link], str], base_url: str | None) -> None:
     """The rewriting of :func:`rewrite`, on a tree: the same places, base and resolution."""
-    base_element, base_href = None, None
+    base_href = None
     for element, tag, namespace, template in elements:
         if tag == "base" and namespace == "html" and not template and "href" in attributes(element):
-            base_element, base_href = element, attributes(element)["href"][1].strip(ASCII_WHITESPACE)
+            base_href = attributes(element)["href"][1].strip(ASCII_WHITESPACE)
             break
     base = _base(base_href, base_url)
     parsed_base = None if base is None else parse(base)
+    parsed_base_url = None if base_url is None else parse(base_url)
 
     def maker(tag: str, attr: str | None, is_base: bool) -> Callable[[str, tuple[int, int]], Link]:
         def make(raw: str, span: tuple[int, int]) -> Link:
-            if is_base:  # the <base href> itself is resolved against the retrieval URL
-                return Link(tag, attr, raw, base if base is not None else raw, span, base_url)
+            if is_base:  # a <base href> is resolved against the retrieval URL (its fallback base)
+                return Link(tag, attr, raw, _target(raw, parsed_base_url), span, base_url)
             return Link(tag, attr, raw, _target(raw, parsed_base), span, base)
 
         return make
@@ -1028,7 +1203,7 @@ def _rewrite_elements(elements: list[_Element], attributes: Callable[[Any], dict
         for name, kind in places.items():
             if name in attrs:
                 key, value = attrs[name]
-                make = maker(tag, name, element is base_element and name == "href")
+                make = maker(tag, name, tag == "base" and namespace == "html" and name == "href")
                 new = _replaced(value, READERS[kind](value), make, repl)
                 if new is not None:
                     set_attribute(element, key, new)

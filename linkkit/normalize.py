@@ -28,17 +28,23 @@ def normalize_host(host: str) -> str:
     """
     if host.startswith("[") and "%25" in host:
         address, _, zone = host.partition("%25")
-        return _lower_ascii(address) + "%25" + zone
-    return normalize_percent_encoding(_lower_ascii(host))
+        return _normalize_case_insensitive(address) + "%25" + zone
+    return _normalize_case_insensitive(host)
+
+
+def _normalize_case_insensitive(text: str) -> str:
+    # A decoded letter is lower-cased in the same pass ("%41" is "a"), so a second pass changes nothing.
+    return normalize_percent_encoding(_lower_ascii(text), case_insensitive=True)
 
 
 def _normalize_authority(authority: str, scheme: str, level: Level) -> str:
     if "@" in authority or "[" in authority or "%" in authority:
         userinfo, host, port = split_authority(authority)
         host = normalize_host(host)
-    else:  # the common case: a plain reg-name or IPv4 host, maybe a port
+    else:  # the common case: a plain reg-name or IPv4 host, maybe a port (kept as written, as on the path above)
         userinfo = None
-        host, colon, port = _lower_ascii(authority).partition(":")
+        host, colon, port = authority.partition(":")
+        host = _lower_ascii(host)
         if not colon:
             return host
     if level == "scheme" and port is not None:
@@ -78,10 +84,9 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
     if scheme is not None:
         scheme = _lower_ascii(scheme)  # RFC 3986 6.2.2.1 (3.1: schemes are case-insensitive)
         if scheme == "urn" and authority is None:
-            try:  # RFC 8141 3.1: a URN's percent-encoding is never decoded; its NID is case-insensitive
-                return normalize_urn(uri if isinstance(uri, str) else recompose(*uri))
-            except URNError:
-                pass  # not a valid URN: the generic ladder of RFC 3986 applies
+            urn = _normalize_if_urn(uri if isinstance(uri, str) else recompose(*uri))
+            if urn is not None:
+                return urn
     if authority is not None:
         authority = _normalize_authority(authority, scheme or "", level)
     if "%" in path:
@@ -100,7 +105,19 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
         query = normalize_percent_encoding(query)
     if fragment and "%" in fragment:
         fragment = normalize_percent_encoding(fragment)
-    return recompose(scheme, authority, path, query, fragment)
+    result = recompose(scheme, authority, path, query, fragment)
+    if scheme == "urn" and authority is None:
+        # The generic ladder may have made a URN ("URN:AB:x%" is "urn:AB:x%25"): normalize it as one in this pass.
+        return _normalize_if_urn(result) or result
+    return result
+
+
+def _normalize_if_urn(text: str) -> str | None:
+    """RFC 8141 3.1 normalization when *text* is a valid URN (percent-encoding never decoded, NID case-folded)."""
+    try:
+        return normalize_urn(text)
+    except URNError:
+        return None  # not a valid URN: the generic ladder of RFC 3986 applies
 
 
 def equivalent(a: str | URIReference, b: str | URIReference) -> bool:

@@ -8,23 +8,39 @@ from functools import lru_cache
 from .charset import PCT_ENCODED, UNRESERVED
 
 _PCT_TRIPLET = re.compile(PCT_ENCODED)
+# A triplet, or a "%" that starts none (a stray "%"): the two things percent-encoding normalization rewrites.
+_PCT_OR_STRAY = re.compile(f"{PCT_ENCODED}|%")
 _UNRESERVED_OCTETS = frozenset(UNRESERVED.encode("ascii"))
 
 
-def _normalize_triplet(match: re.Match[str]) -> str:
+def _normalize_pct(match: re.Match[str]) -> str:
     # RFC 3986 6.2.2.2: decode percent-encoded unreserved characters; 6.2.2.1: upper-case the hex of the rest.
+    # RFC 3986 2.4: a stray "%" is data, so it is written "%25", never left to start a triplet with what follows.
     triplet = match.group()
+    if len(triplet) == 1:
+        return "%25"
     octet = int(triplet[1:], 16)
     if octet in _UNRESERVED_OCTETS:
         return chr(octet)
     return triplet.upper()
 
 
-def normalize_percent_encoding(text: str) -> str:
-    """Upper-case every triplet's hex and decode the unreserved ones; reserved characters stay encoded."""
+def _normalize_pct_case_insensitive(match: re.Match[str]) -> str:
+    # RFC 3986 6.2.2.1: in a case-insensitive component (the host) a decoded letter is lower-cased too.
+    normalized = _normalize_pct(match)
+    return normalized.lower() if len(normalized) == 1 else normalized
+
+
+def normalize_percent_encoding(text: str, *, case_insensitive: bool = False) -> str:
+    """Upper-case every triplet's hex and decode the unreserved ones; reserved characters stay encoded.
+
+    A "%" that starts no triplet becomes "%25" (RFC 3986 2.4: "%" as data is encoded), so the result holds no stray
+    "%" that a decoded hex digit could complete into a new triplet: one pass reaches the fixed point.
+    *case_insensitive* (for the host, RFC 3986 6.2.2.1) lower-cases the decoded letters, in the same pass.
+    """
     if "%" not in text:
         return text
-    return _PCT_TRIPLET.sub(_normalize_triplet, text)
+    return _PCT_OR_STRAY.sub(_normalize_pct_case_insensitive if case_insensitive else _normalize_pct, text)
 
 
 def upper_percent_hex(text: str) -> str:

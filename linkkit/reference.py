@@ -41,6 +41,9 @@ class Reference:
     delimiter: Delimiter
     kind: Kind
     alternatives: tuple[str, ...] = ()
+    # The run of URI characters went on past ``max_length`` (linkkit.ScanOptions): the reference was cut there,
+    # in finditer and finditer_stream alike, and the scan went on after it (issue 7).
+    truncated: bool = False
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the reference's own characters, without its delimiters (like ``re.Match.span``)."""

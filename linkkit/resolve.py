@@ -70,22 +70,29 @@ def _remove_leading_dots(merged: str, boundary: int) -> str:
 
     The common "../g" and "./g": when the base directory merged[:boundary] is absolute and clean, the result is
     that directory climbed once per ".." (5.2.4 C) plus the rest of the reference; otherwise the full 5.2.4.
+    Both ends move as indexes into *merged*, never as slices, so a reference of n "../" costs O(n).
     """
-    directory, rest = merged[:boundary], merged[boundary:]
-    if directory[:1] != "/" or "/." in directory:
+    if merged[:1] != "/" or merged.find("/.", 0, boundary) != -1:
         return remove_dot_segments(merged)
+    top = at = boundary  # the directory is merged[:top], the rest of the reference merged[at:]
     while True:
-        if rest[:3] == "../" or rest == "..":
-            rest = rest[3:]
-            if directory != "/":
-                directory = directory[: directory.rfind("/", 0, -1) + 1]
-        elif rest[:2] == "./" or rest == ".":
-            rest = rest[2:]
+        if _dot_segment_at(merged, at, ".."):
+            at += 3
+            if top > 1:  # the directory is not "/": climb to its parent
+                top = merged.rfind("/", 0, top - 1) + 1
+        elif _dot_segment_at(merged, at, "."):
+            at += 2
         else:
             break
-    if "/." in rest or rest == "." or rest == "..":
+    if merged.find("/.", at) != -1:  # a dot segment further on: the full 5.2.4
         return remove_dot_segments(merged)
-    return directory + rest
+    return merged[:top] + merged[at:]
+
+
+def _dot_segment_at(path: str, at: int, dots: str) -> bool:
+    """Whether the segment *dots* ("." or "..") starts *path* at *at*, ended by "/" or by the end of *path*."""
+    end = at + len(dots)
+    return path.startswith(dots, at) and (end == len(path) or path.startswith("/", end))
 
 
 Components = tuple[str | None, str | None, str, str | None, str | None]

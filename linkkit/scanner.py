@@ -24,8 +24,8 @@ import regex
 from .charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS
 from .percent import percent_encode
 from .reference import Delimiter, Kind, Reference
-from .schemes import KNOWN_SCHEMES
-from .urn import is_urn
+from .schemes import KNOWN_SCHEMES, SCHEMES
+from .urn import URNError, is_urn, parse_urn
 
 __all__ = ["Reference", "ScanOptions", "finditer", "finditer_stream", "findall", "sub", "subn"]
 
@@ -46,6 +46,10 @@ class ScanOptions:
     max_length: int = 1 << 20
 
     def __post_init__(self) -> None:
+        for name, kind in (("abbreviated", bool), ("emails", bool), ("max_length", int)):
+            value = getattr(self, name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise TypeError(f"option {name} takes a {kind.__name__}, not {type(value).__name__}: {value!r}")
         if self.max_length < 1:
             raise ValueError(f"max_length must be at least 1, not {self.max_length!r}")
 
@@ -71,6 +75,20 @@ _IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}\uff01-\uff64]|[\p{L}\p{N}\u200c\u
 # rule 5): "(see http://example.org/)" versus "http://en.example.org/wiki/URI_(disambiguation)"; IPv6 literals
 # ("http://[::1]/", RFC 3986 3.2.2) are the reason "[" and "]" are counted too.
 _CLOSING = {")": "(", "]": "["}
+
+# Policy rule 4: the hyphens a line may break after, each with its reading in ``.uri`` and its other reading
+# (``.alternatives``), RFC 2396 appendix E: "the hyphen may or may not actually be part of the URL".
+_HYPHEN_READINGS = {
+    "-": ("-", ""),  # a URI's own "-", or one a typesetter added: kept, else dropped
+    # U+2010 HYPHEN is no URI character: groff (every man page) prints it where it breaks a word, but also in
+    # place of a word's own "-" -- dropped, else read as that "-".
+    "\u2010": ("", "-"),
+    # U+00AD SOFT HYPHEN only marks where a word may be broken, and shows only there: dropped either way.
+    "\u00ad": ("", ""),
+}
+# The typesetters' hyphens are no URI characters: they join a reference only right before a line break.
+_TYPESET_HYPHENS = "".join(hyphen for hyphen in _HYPHEN_READINGS if hyphen not in URI_CHARS)
+_BEFORE_LINE_BREAK = r"(?=[^\S\r\n]*[\r\n])"
 
 # Characters that may appear inside a bare reference but are never its last (RFC 3986 appendix C: "punctuation
 # marks that might be mistaken for part of the URI"); a trailing run of them ("...") goes too.  One entry each:
@@ -121,8 +139,12 @@ _BARE_RUN = regex.compile(
     "(?:" + _class(URI_CHARS, minus="".join(_CLOSING) + _LIST_SEPARATORS) + "++|" + _LIST_SEPARATOR + "|"
     + _IRI_CHARACTERS + ")*+"
 )
-# Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E).
-_ANGLE_RUN = regex.compile("(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + _IRI_CHARACTERS + ")*+")
+# Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
+# typesetter's hyphen at a line break (policy rule 4).
+_ANGLE_RUN = regex.compile(
+    "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + _IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
+    + _BEFORE_LINE_BREAK + ")*+"
+)
 _PROSE_RUN_BACK = regex.compile(_class("".join(_PROSE_PUNCTUATION)) + "+", regex.REVERSE)
 
 # --- walking back ----------------------------------------------------------------------------------------------
@@ -155,8 +177,9 @@ _MAX_QUOTE_DEPTH = 16
 _QUOTED_HYPHEN_WRAP = regex.compile(
     rf"[ \t]{{0,{_MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{_MAX_WRAP}}}(?:>[ \t]{{0,{_MAX_WRAP}}}){{1,{_MAX_QUOTE_DEPTH}}}"
 )
-# How far past a hyphen the decision may look: the wrap, then a scheme and "//" at the start of the next line.
-_HYPHEN_WRAP_REACH = (2 + _MAX_QUOTE_DEPTH) * (_MAX_WRAP + 1) + 2 + _MAX_SCHEME + 3
+# How far past a run the decision may look: a typesetter's hyphen, the wrap, then a scheme and "//" at the start
+# of the next line.
+_HYPHEN_WRAP_REACH = 1 + (2 + _MAX_QUOTE_DEPTH) * (_MAX_WRAP + 1) + 2 + _MAX_SCHEME + 3
 # A wrapped line continues with a letter, a digit or a character that carries a URI on ("/", "?", "#", "%", "&",
 # "=", "_", "~", "."); a next line that opens with a bracket, a quote or a list's "-" or "*" is prose.
 _CONTINUATION_START = regex.compile(r"[\p{L}\p{N}/?#%&=_~.]")
@@ -168,9 +191,8 @@ _ABBREVIATED_AHEAD = regex.compile(r"(?i:www|ftp)\.")
 _QUOTE_MARKER = regex.compile(r"[ \t]*(?:>[ \t]*)+")
 _QUOTE_MARKER_AFTER_BREAK = regex.compile(r"(?<=[\r\n])[ \t]*(?:>[ \t]*)+")
 _MAX_QUOTED_LINE = 256  # how far back the start of a quoted line is looked for
-# Where a hyphen removed from a wrapped line gives the other reading (RFC 2396 appendix E: "the hyphen may or
-# may not actually be part of the URL").
-_HYPHEN_AT_BREAK = regex.compile(r"-(?=[^\S\r\n]*[\r\n])")
+# A hyphen at a line break, read one way in .uri and the other way in .alternatives (_HYPHEN_READINGS).
+_HYPHEN_AT_BREAK = regex.compile(_class("".join(_HYPHEN_READINGS)) + _BEFORE_LINE_BREAK)
 
 # RFC 1034 3.5 / RFC 1123 2.1: a label is letters, digits and inner hyphens, at most 63 characters; IDN labels
 # (RFC 5890) in their Unicode form are letters too.
@@ -178,7 +200,9 @@ _MAX_LABEL = 63
 _LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\p{{N}}])?"
 # RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
 # authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
-_ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})+(?:[:/?#]|\Z)", regex.IGNORECASE)
+# The labels are possessive: a label given back leaves a "." next, which neither ends a host nor the text, so
+# backtracking could only fail again -- in quadratic time on "www.a-www.a-..." (issue 7).
+_ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++(?:[:/?#]|\Z)", regex.IGNORECASE)
 _EMAIL_DOMAIN = regex.compile(rf"{_LABEL}(?:\.{_LABEL})+")
 _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 
@@ -195,6 +219,15 @@ _EMAIL_TRIGGER = regex.compile(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
 _MARGIN = 16  # streams: a trigger this close to the end of the text read so far waits for more text
 # Streams keep this much text before the resume point: every walk back above stays within it.
 _LOOKBEHIND = 4 * _MAX_WRAP + _MAX_SCHEME + _MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
+# How far past the end of its walk a bare reference's decision may look: a "," before "scheme://", a hyphen's
+# wrapped next line.
+_BARE_REACH = max(_LIST_SEPARATOR_REACH, _HYPHEN_WRAP_REACH)
+# Linear time (issue 7): a candidate whose run goes on longer than this is first judged by this much of it.
+_WINDOW = 256
+_WHITESPACE = regex.compile(r"\s")
+# parse_urn reads left to right and decides at a position from at most this many characters after it (the two
+# hex digits of a pct-encoded triplet, RFC 3986 2.1; "+" or "=" after "?", RFC 8141 2).
+_URN_LOOKAHEAD = 2
 
 
 class _Extent(NamedTuple):
@@ -206,6 +239,7 @@ class _Extent(NamedTuple):
     outer_end: int
     delimiter: Delimiter
     horizon: int  # one past the last character the decision looked at (streams must have read that far)
+    truncated: bool = False  # cut at max_length, the run going on
 
 
 def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
@@ -223,14 +257,20 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
             return _Extent(start, end, angle.start(), stop + 1, delimiter, stop + 1)
         looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
     end, horizon = _bare_end(text, start, limit)
+    truncated = _cut(text, horizon - _BARE_REACH, limit)
     horizon = max(horizon, looked)
     before = text[start - 2 : start]
     low = max(floor, start - 5)
     prefix = _URL_PREFIX_BACK.match(text, low, start) if ":" in before else None
     if prefix is not None and (prefix.start() == 0 or text[prefix.start() - 1] not in _ASCII_ALNUM):
         # Policy rule 2: a bare "URL:" prefix is a delimiter, not part of the reference.
-        return _Extent(start, end, prefix.start(), end, "url-prefix", max(horizon, end + 1))
-    return _enclosed(text, start, end, horizon)
+        return _Extent(start, end, prefix.start(), end, "url-prefix", max(horizon, end + 1), truncated)
+    return _enclosed(text, start, end, horizon)._replace(truncated=truncated)
+
+
+def _cut(text: str, walked: int, limit: int) -> bool:
+    """Whether a bare walk that got to *walked* stopped at *limit* (``max_length``) with the run going on."""
+    return walked >= limit and _run_end(_BARE_RUN, text, limit, min(len(text), limit + _BARE_REACH)) > limit
 
 
 def _angle_end(text: str, start: int, limit: int, quoted: bool) -> int:
@@ -273,7 +313,7 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     brackets, hyphen-wrapped lines (RFC 2396 appendix E), less the punctuation that ends prose (policy rule 5)."""
     pos = start
     rounds = squares = 0  # "(" and "[" still open
-    wraps: list[tuple[int, int]] = []  # (end of the hyphen, start of the continuation)
+    wraps: list[tuple[int, int]] = []  # (end of the run before the wrap, start of the continuation)
     while True:
         end = _run_end(_BARE_RUN, text, pos, limit)
         rounds += text.count("(", pos, end)
@@ -289,15 +329,16 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
             squares -= 1
             pos = end + 1
             continue
-        if end > start and text[end - 1] == "-":
-            resume = _continuation(text, end, limit, _quoted_line(text, start))
+        hyphen_end = _hyphen_end(text, start, end)
+        if hyphen_end is not None:
+            resume = _continuation(text, hyphen_end, limit, _quoted_line(text, start))
             if resume is not None:
                 wraps.append((end, resume))
                 pos = resume
                 continue
         break
     # The last run looked at most this far: a "," before "scheme://", a hyphen's wrapped next line.
-    horizon = end + max(_LIST_SEPARATOR_REACH, _HYPHEN_WRAP_REACH)
+    horizon = end + _BARE_REACH
     punctuation = _PROSE_RUN_BACK.match(text, start, end) if text[end - 1] in _PROSE_PUNCTUATION else None
     while punctuation is not None:
         end = punctuation.start()
@@ -312,6 +353,16 @@ def _run_end(pattern: regex.Pattern[str], text: str, pos: int, limit: int) -> in
     """Where a possessive run of *pattern* that starts at *pos* ends (it may be empty)."""
     run = pattern.match(text, pos, limit)
     return pos if run is None else int(run.end())
+
+
+def _hyphen_end(text: str, start: int, end: int) -> int | None:
+    """Where the hyphen that ends the run from *start* to *end* ends (policy rule 4): the run's own last "-", or a
+    typesetter's hyphen right after it, which is no URI character; None when there is neither."""
+    if end == start:
+        return None
+    if text[end - 1] == "-":
+        return end
+    return end + 1 if text[end] in _TYPESET_HYPHENS else None
 
 
 def _continuation(text: str, hyphen_end: int, limit: int, quoted: bool) -> int | None:
@@ -333,19 +384,24 @@ def _continuation(text: str, hyphen_end: int, limit: int, quoted: bool) -> int |
 
 
 def _cleaned(raw: str) -> str:
-    """The reference without the whitespace that wraps it (RFC 2396 appendix E: "should be ignored") and without
-    the quote markers of the quoted mail lines it runs over."""
+    """The reference without the whitespace that wraps it (RFC 2396 appendix E: "should be ignored"), without
+    the quote markers of the quoted mail lines it runs over, and without the typesetters' hyphens at its breaks."""
     if ">" in raw:
         raw = _QUOTE_MARKER_AFTER_BREAK.sub("", raw)
-    return "".join(raw.split())
+    return "".join(_read_hyphens(raw, 0).split())
 
 
 def _alternatives(raw: str, uri: str, prefix: str = "") -> tuple[str, ...]:
-    """The reading without the hyphens at line breaks, if it differs (RFC 2396 appendix E)."""
-    if "-" not in raw or ("\n" not in raw and "\r" not in raw):
+    """The other reading of the hyphens at line breaks, if it differs (RFC 2396 appendix E)."""
+    if "\n" not in raw and "\r" not in raw:
         return ()
-    other = prefix + _cleaned(_HYPHEN_AT_BREAK.sub("", raw))
+    other = prefix + _cleaned(_read_hyphens(raw, 1))
     return (other,) if other != uri else ()
+
+
+def _read_hyphens(raw: str, reading: int) -> str:
+    """*raw* with each hyphen at a line break read as in ``.uri`` (0) or as in the other reading (1)."""
+    return str(_HYPHEN_AT_BREAK.sub(lambda hyphen: _HYPHEN_READINGS[hyphen.group()][reading], raw))
 
 
 # --- the three kinds of trigger --------------------------------------------------------------------------------
@@ -380,16 +436,33 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     return None
 
 
-def _usable(scheme: str, rest: str) -> bool:
-    """Whether what follows "scheme:" names something (policy rule 6: not "the http:// prefix", "http://#").
+# Policy rule 6: what the scheme-specific part must start with for "scheme:" in prose to be a reference, by
+# scheme (the scheme table's prose_start: "//" for ftp, "/" for file...); the other schemes need nothing.
+_PROSE_START = {name: regex.compile(row.prose_start) for name, row in SCHEMES.items() if row.prose_start}
+# The letters of the scripts that write words without spaces between them (policy rule 6, seed 002).
+_CJK_LETTER = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+
+
+def _usable(scheme: str, rest: str, before: str) -> bool:
+    """Whether what follows "scheme:" names something (policy rule 6: not "the http:// prefix", "http://#",
+    "svn:ignore", "FILE:LINE"); *before* is the character before the scheme.
 
     After "//" the authority or the path (RFC 3986 3.2, 3.3) must hold more than slashes; only "file" may leave
     its authority empty (RFC 8089 2: "file:///" is the root directory).
     """
+    evidence = _PROSE_START.get(scheme)
+    if evidence is not None and evidence.match(rest) is None:
+        return False
     if not rest.startswith("//"):
-        return bool(rest)
+        return bool(rest) and not _in_cjk_prose(before, rest)
     hierarchy = rest[2:].partition("?")[0].partition("#")[0]
     return bool(hierarchy.strip("/")) or (scheme == "file" and bool(hierarchy))
+
+
+def _in_cjk_prose(before: str, rest: str) -> bool:
+    """Whether "scheme:" glued to a CJK letter, *rest* after it more than half CJK letters, is a word of CJK prose
+    (seed 002: "注意nntp:URL指定了…", "的news:形式成为…"), not a reference."""
+    return _CJK_LETTER.fullmatch(before) is not None and 2 * len(_CJK_LETTER.findall(rest)) > len(rest)
 
 
 def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -> _Candidate:
@@ -397,10 +470,13 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -
     if found is None:
         return None, colon + 3  # it looked at most for the "//" after the ":"
     start, name = found
+    beginning = _beginning(text, start, floor, options.max_length)
+    if beginning is not None and _scheme_rejected_early(name, beginning[0], text[start - 1 : start]):
+        return None, beginning[1]
     extent = _extent(text, start, floor, options.max_length)
     raw = text[extent.start : extent.end]
     uri = _cleaned(raw)
-    if not _usable(name, uri[len(name) + 1 :]):
+    if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):
         return None, extent.horizon
     kind: Kind = "uri"
     if name == "urn":
@@ -415,6 +491,9 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -
 def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
     if at > 0 and text[at - 1] in _ABBREVIATED_NOT_AFTER:
         return None, at + 5
+    beginning = _beginning(text, at, floor, options.max_length)
+    if beginning is not None and _ABBREVIATED.match(beginning[0], partial=True) is None:
+        return None, beginning[1]  # no continuation of the beginning makes a host of three labels
     extent = _extent(text, at, floor, options.max_length)
     raw = text[extent.start : extent.end]
     written = _cleaned(raw)
@@ -425,6 +504,43 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions)
     prefix = "http://" if written[:1] in "wW" else "ftp://"
     uri = prefix + written
     return _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix)), extent.horizon
+
+
+def _beginning(text: str, start: int, floor: int, max_length: int) -> tuple[str, int] | None:
+    """The first characters of a long bare candidate and the horizon of reading them: a prefix of its ``.uri``
+    whatever follows, judged before the rest of its run is walked (None: a short candidate, or one in <...>).
+
+    Linear time (issue 7): a candidate rejected by its beginning never walks the run, so the triggers inside
+    the run ("urn:a:urn:a:...", "http://?http://?...") cost a window each, not the rest of the run each.
+    """
+    limit = start + _WINDOW
+    if limit >= len(text) or max_length <= _WINDOW:
+        return None  # the whole candidate is within the window: judging it whole costs no more
+    if text.rfind("<", max(floor, start - 3 * _MAX_WRAP), start) >= 0:
+        return None  # <...> ignores whitespace (policy rule 3): judged whole
+    end, horizon = _bare_end(text, start, limit)
+    if horizon - _BARE_REACH < limit or _WHITESPACE.search(text, start, limit) is not None:
+        return None  # the walk stopped inside the window, or a hyphen-wrap changes what .uri reads
+    # Up to its last character that prose punctuation cannot trim, and short of a hyphen that a line break
+    # right after the window could join (policy rules 4 and 5), the window is exactly what .uri begins with.
+    return text[start : min(end, limit - 1)], horizon
+
+
+def _scheme_rejected_early(name: str, beginning: str, before: str) -> bool:
+    """Whether the beginning of a "scheme:" candidate rejects it whatever follows: its hierarchical part
+    (RFC 3986 3) already ended by "?" or "#" and unusable, or, for "urn:", an RFC 8141 2 syntax error that the
+    parser met before the last characters it may look ahead to."""
+    rest = beginning[len(name) + 1 :]
+    if rest.startswith("//") and (rest.find("?", 2) >= 0 or rest.find("#", 2) >= 0):
+        return not _usable(name, rest, before)
+    if name != "urn":
+        return False
+    encoded = beginning if beginning.isascii() else percent_encode(beginning, URI_CHARS)  # RFC 3987 3.1
+    try:
+        parse_urn(encoded)
+    except URNError as error:
+        return error.position <= len(encoded) - 1 - _URN_LOOKAHEAD
+    return False
 
 
 def _email_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
@@ -443,6 +559,8 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _C
     end = domain.end()
     if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
         return None, horizon
+    if ".." in text[start:at]:
+        return None, horizon  # RFC 5322 3.2.3: nor has two dots in a row -- "a..b@" is no address, not "b@" either
     extent = _enclosed(text, start, end, horizon)
     return _reference(text, extent, "mailto:" + text[start:end], "email", ()), extent.horizon
 
@@ -450,7 +568,7 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _C
 def _reference(text: str, extent: _Extent, uri: str, kind: Kind, alternatives: tuple[str, ...]) -> Reference:
     return Reference(
         text, 0, extent.start, extent.end, extent.outer_start, extent.outer_end, uri, extent.delimiter, kind,
-        alternatives,
+        alternatives, extent.truncated,
     )
 
 
@@ -504,26 +622,38 @@ def _next_trigger(search: Callable[[str, int], regex.Match[str] | None], text: s
 # --- the public API, shaped like the re module -----------------------------------------------------------------
 
 
-def finditer(text: str, **options: object) -> Iterator[Reference]:
-    """Iterate over the references in *text*, in text order (options: :class:`ScanOptions`)."""
+_DEFAULT = ScanOptions()
+
+
+def finditer(
+    text: str, *, abbreviated: bool = _DEFAULT.abbreviated, emails: bool = _DEFAULT.emails,
+    max_length: int = _DEFAULT.max_length,
+) -> Iterator[Reference]:
+    """Iterate over the references in *text*, in text order (the options: :class:`ScanOptions`)."""
     if not isinstance(text, str):
         raise TypeError(f"finditer() takes a str, not {type(text).__name__}")
-    return _scan(text, 0, 0, ScanOptions(**options), final=True)  # type: ignore[arg-type]
+    options = ScanOptions(abbreviated=abbreviated, emails=emails, max_length=max_length)
+    return _scan(text, 0, 0, options, final=True)
 
 
-def findall(text: str, **options: object) -> list[str]:
+def findall(
+    text: str, *, abbreviated: bool = _DEFAULT.abbreviated, emails: bool = _DEFAULT.emails,
+    max_length: int = _DEFAULT.max_length,
+) -> list[str]:
     """The cleaned URIs (``Reference.uri``) of the references in *text*, in text order."""
-    return [reference.uri for reference in finditer(text, **options)]
+    found = finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length)
+    return [reference.uri for reference in found]
 
 
 def subn(
-    repl: str | Callable[[Reference], str], text: str, *, count: int = 0, **options: object
+    repl: str | Callable[[Reference], str], text: str, *, count: int = 0, abbreviated: bool = _DEFAULT.abbreviated,
+    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length,
 ) -> tuple[str, int]:
     """Like :func:`sub`, and also say how many references were replaced."""
     replace = repl if callable(repl) else (lambda _reference: repl)
     pieces: list[str] = []
     copied = replaced = 0
-    for reference in finditer(text, **options):
+    for reference in finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length):
         if count and replaced == count:
             break
         start, end = reference.span()
@@ -535,13 +665,16 @@ def subn(
     return "".join(pieces), replaced
 
 
-def sub(repl: str | Callable[[Reference], str], text: str, *, count: int = 0, **options: object) -> str:
+def sub(
+    repl: str | Callable[[Reference], str], text: str, *, count: int = 0, abbreviated: bool = _DEFAULT.abbreviated,
+    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length,
+) -> str:
     """Replace each reference's span (not its delimiters) by *repl*: a string, or a function of the Reference.
 
     >>> sub(lambda ref: ref.uri.upper(), "see <http://example.org/a>.")
     'see <HTTP://EXAMPLE.ORG/A>.'
     """
-    return subn(repl, text, count=count, **options)[0]
+    return subn(repl, text, count=count, abbreviated=abbreviated, emails=emails, max_length=max_length)[0]
 
 
 # --- streams ---------------------------------------------------------------------------------------------------
@@ -553,7 +686,8 @@ class _Readable(Protocol):
 
 
 def finditer_stream(
-    source: Iterable[str] | _Readable, *, chunk_size: int = 1 << 20, **options: object
+    source: Iterable[str] | _Readable, *, chunk_size: int = 1 << 20, abbreviated: bool = _DEFAULT.abbreviated,
+    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length,
 ) -> Iterator[Reference]:
     """The references of a text read piece by piece (a text file, or an iterable of str), with absolute offsets.
 
@@ -563,7 +697,7 @@ def finditer_stream(
     """
     if chunk_size < 1:
         raise ValueError(f"chunk_size must be at least 1, not {chunk_size!r}")
-    scan_options = ScanOptions(**options)  # type: ignore[arg-type]
+    scan_options = ScanOptions(abbreviated=abbreviated, emails=emails, max_length=max_length)
     return _stream(_chunks(source, chunk_size), chunk_size, scan_options)
 
 
@@ -619,5 +753,5 @@ def _rebased(reference: Reference, base: int) -> Reference:
     return Reference(
         reference.string[outer_start:outer_end], base + outer_start, base + start, base + end,
         base + outer_start, base + outer_end, reference.uri, reference.delimiter, reference.kind,
-        reference.alternatives,
+        reference.alternatives, reference.truncated,
     )

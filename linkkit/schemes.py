@@ -6,14 +6,18 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Scheme:
     """Facts about one URI scheme that normalization (RFC 3986 6.2.3) and the scanner rely on."""
 
     name: str
-    default_port: int | None
-    uses_authority: bool
-    empty_path_is_slash: bool  # RFC 3986 6.2.3: an empty path is equivalent to "/" (http and its kin)
+    default_port: int | None = None
+    uses_authority: bool = False
+    empty_path_is_slash: bool = False  # RFC 3986 6.2.3: an empty path is equivalent to "/" (http and its kin)
+    # The plain-text scanner's evidence (policy rule 6): a regular expression the scheme-specific part must match
+    # at its start for "scheme:" in running text to be a reference ("svn:ignore", "FILE:LINE" are prose); None
+    # when the scheme's syntax demands nothing a word could not also have.
+    prose_start: str | None = None
     spec: str
 
 
@@ -21,37 +25,57 @@ def _table(*rows: Scheme) -> MappingProxyType[str, Scheme]:
     return MappingProxyType({row.name: row for row in rows})
 
 
+# The scanner's evidence for the schemes whose syntax begins with an authority (RFC 3986 3.2: "//"). http and
+# https require it too (RFC 9110 4.2.1) but are left without: RFC 3986 5.4.2 writes "http:g" as a reference.
+_AUTHORITY = "//"
+
 # RFC 1738 section 3 gives the classic default ports; the modern rows cite their own RFCs.
 SCHEMES = _table(
-    Scheme("ftp", 21, True, True, "RFC 1738 3.2"),
-    Scheme("http", 80, True, True, "RFC 1738 3.3; RFC 9110 4.2.1"),
-    Scheme("https", 443, True, True, "RFC 9110 4.2.2"),
-    Scheme("gopher", 70, True, False, "RFC 1738 3.4; RFC 4266"),
-    Scheme("mailto", None, False, False, "RFC 1738 3.5; RFC 6068"),
-    Scheme("news", None, False, False, "RFC 1738 3.6; RFC 5538"),
-    Scheme("nntp", 119, True, False, "RFC 1738 3.7; RFC 5538"),
-    Scheme("telnet", 23, True, False, "RFC 1738 3.8; RFC 4248"),
-    Scheme("wais", 210, True, False, "RFC 1738 3.9; RFC 4156"),
-    Scheme("file", None, True, False, "RFC 1738 3.10; RFC 8089"),
-    Scheme("prospero", 1525, True, False, "RFC 1738 3.11; RFC 4157"),
-    Scheme("ws", 80, True, True, "RFC 6455 3"),
-    Scheme("wss", 443, True, True, "RFC 6455 3"),
-    Scheme("ldap", 389, True, False, "RFC 4516"),
-    Scheme("ldaps", 636, True, False, "ldaps (provisional)"),
-    Scheme("imap", 143, True, False, "RFC 5092"),
-    Scheme("pop", 110, True, False, "RFC 2384"),
-    Scheme("rtsp", 554, True, False, "RFC 2326"),
-    Scheme("sip", 5060, False, False, "RFC 3261 19.1"),
-    Scheme("sips", 5061, False, False, "RFC 3261 19.1"),
-    Scheme("snmp", 161, True, False, "RFC 4088"),
-    Scheme("ssh", 22, True, False, "draft-ietf-secsh-scp-sftp-ssh-uri"),
-    Scheme("sftp", 22, True, False, "draft-ietf-secsh-scp-sftp-ssh-uri"),
-    Scheme("coap", 5683, True, False, "RFC 7252 6.1"),
-    Scheme("coaps", 5684, True, False, "RFC 7252 6.2"),
-    Scheme("xmpp", None, False, False, "RFC 5122"),
-    Scheme("urn", None, False, False, "RFC 8141"),
-    Scheme("tel", None, False, False, "RFC 3966"),
-    Scheme("data", None, False, False, "RFC 2397"),
+    Scheme(name="ftp", default_port=21, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
+        spec="RFC 1738 3.2"),
+    Scheme(name="http", default_port=80, uses_authority=True, empty_path_is_slash=True,
+        spec="RFC 1738 3.3; RFC 9110 4.2.1"),
+    Scheme(name="https", default_port=443, uses_authority=True, empty_path_is_slash=True, spec="RFC 9110 4.2.2"),
+    Scheme(name="gopher", default_port=70, uses_authority=True, prose_start=_AUTHORITY,
+        spec="RFC 1738 3.4; RFC 4266"),
+    Scheme(name="mailto", spec="RFC 1738 3.5; RFC 6068"),
+    Scheme(name="news", spec="RFC 1738 3.6; RFC 5538"),
+    Scheme(name="nntp", default_port=119, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 1738 3.7; RFC 5538"),
+    Scheme(name="telnet", default_port=23, uses_authority=True, prose_start=_AUTHORITY,
+        spec="RFC 1738 3.8; RFC 4248"),
+    Scheme(name="wais", default_port=210, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 1738 3.9; RFC 4156"),
+    # RFC 8089 2: "//" authority or an absolute path; appendix E.2: a DOS drive letter ("file:c:/path/to/file").
+    Scheme(name="file", uses_authority=True, prose_start=r"/|[A-Za-z]:/", spec="RFC 1738 3.10; RFC 8089"),
+    Scheme(name="prospero", default_port=1525, uses_authority=True, prose_start=_AUTHORITY,
+        spec="RFC 1738 3.11; RFC 4157"),
+    Scheme(name="ws", default_port=80, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
+        spec="RFC 6455 3"),
+    Scheme(name="wss", default_port=443, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
+        spec="RFC 6455 3"),
+    Scheme(name="ldap", default_port=389, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 4516"),
+    Scheme(name="ldaps", default_port=636, uses_authority=True, prose_start=_AUTHORITY, spec="ldaps (provisional)"),
+    Scheme(name="imap", default_port=143, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 5092"),
+    Scheme(name="pop", default_port=110, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 2384"),
+    Scheme(name="rtsp", default_port=554, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 2326"),
+    Scheme(name="sip", default_port=5060, spec="RFC 3261 19.1"),
+    Scheme(name="sips", default_port=5061, spec="RFC 3261 19.1"),
+    Scheme(name="snmp", default_port=161, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 4088"),
+    Scheme(name="ssh", default_port=22, uses_authority=True, prose_start=_AUTHORITY,
+        spec="draft-ietf-secsh-scp-sftp-ssh-uri"),
+    Scheme(name="sftp", default_port=22, uses_authority=True, prose_start=_AUTHORITY,
+        spec="draft-ietf-secsh-scp-sftp-ssh-uri"),
+    Scheme(name="coap", default_port=5683, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 7252 6.1"),
+    Scheme(name="coaps", default_port=5684, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 7252 6.2"),
+    Scheme(name="xmpp", spec="RFC 5122"),
+    Scheme(name="urn", spec="RFC 8141"),
+    Scheme(name="tel", spec="RFC 3966"),
+    Scheme(name="data", spec="RFC 2397"),
+    Scheme(name="svn", default_port=3690, uses_authority=True, prose_start=_AUTHORITY, spec="svn (provisional)"),
+    # A blob URL is "blob:" and the serialization of an origin ("https://example.org", or "null" for an opaque
+    # origin), "/" and a UUID.
+    Scheme(name="blob", prose_start=r"[^/:]+://|null/", spec="W3C File API 8 (blob URL)"),
+    # MRCPv2's session URI names a body part by its Content-ID, as cid: does (RFC 2392): id-left "@" id-right.
+    Scheme(name="session", prose_start=r"[^@:/]+@", spec="RFC 6787 13.6"),
 )
 
 

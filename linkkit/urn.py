@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .charset import ALPHA, DIGIT, PCHAR, SUB_DELIMS, UNRESERVED, char_class
+from .charset import ALPHA, DIGIT, PCHAR, SUB_DELIMS, UNRESERVED, char_class, pct_run
 from .errors import URISyntaxError
 from .percent import upper_percent_hex
 
@@ -46,11 +46,12 @@ _INFORMAL_NUMBER = re.compile(r"[1-9][0-9]*")
 # RFC 8141 2: NSS = pchar *(pchar / "/").  RFC 2141 2.2: <URN chars> ::= <trans> | "%" <hex> <hex>, where
 # <trans> is pchar without "&" and "~" (seed 004 appendix C; RFC 2141's dangling <reserved> alternative,
 # "/" "?" "#" and "%", is left out as the draft and RFC 8141 explain).
+# Every repetition is a possessive pct_run, linear however long the name (RFC 8141 sets no length limit).
 _PCHAR = char_class(PCHAR, pct_encoded=True)
-_TRANS_2141 = char_class("".join(c for c in PCHAR if c not in "&~"), pct_encoded=True)
+_TRANS_2141_CHARS = "".join(c for c in PCHAR if c not in "&~")
 _NSS = {
-    "rfc8141": re.compile(rf"{_PCHAR}(?:{_PCHAR}|/)*"),
-    "rfc2141": re.compile(rf"{_TRANS_2141}+"),
+    "rfc8141": re.compile(_PCHAR + pct_run(PCHAR + "/")),
+    "rfc2141": re.compile(char_class(_TRANS_2141_CHARS, pct_encoded=True) + pct_run(_TRANS_2141_CHARS)),
 }
 _NSS_RULE = {
     "rfc8141": 'NSS = pchar *(pchar / "/") (RFC 8141 2)',
@@ -58,14 +59,14 @@ _NSS_RULE = {
 }
 # RFC 8141 2: r-component = q-component = pchar *( pchar / "/" / "?" ).  A "?" that starts "?+" or "?="
 # would open a second component, so it ends the run here (a second "?+" or "?=" is a syntax error).
-_COMPONENT = re.compile(rf"{_PCHAR}(?:{_PCHAR}|/|\?(?![+=]))*")
+_COMPONENT = re.compile(_PCHAR + pct_run(PCHAR + "/", between=r"\?(?![+=])"))
 # RFC 3986 3.5: fragment = *( pchar / "/" / "?" )  (RFC 8141 2: f-component = fragment)
-_FRAGMENT = re.compile(rf"(?:{_PCHAR}|[/?])*")
+_FRAGMENT = re.compile(pct_run(PCHAR + "/?"))
 # Draft 2.3: urn-query = directive *( "&" directive ); directive = keywd "=" value;
 # keywd = ALPHA *( ["-"] (ALPHA / DIGIT) ); value = *v-pchar (pchar and "/" "?" without "&").
-_V_PCHAR = char_class(UNRESERVED + SUB_DELIMS.replace("&", "") + ":@/?", pct_encoded=True)
-_DIRECTIVE = rf"{char_class(ALPHA)}(?:-?{_ALPHANUM})*={_V_PCHAR}*"
-_DRAFT_QUERY = re.compile(rf"{_DIRECTIVE}(?:&{_DIRECTIVE})*")
+_V_PCHARS = UNRESERVED + SUB_DELIMS.replace("&", "") + ":@/?"
+_DIRECTIVE = rf"{char_class(ALPHA)}{_ALPHANUM}*+(?:-{_ALPHANUM}++)*+={pct_run(_V_PCHARS)}"
+_DRAFT_QUERY = re.compile(rf"{_DIRECTIVE}(?:&{_DIRECTIVE})*+")
 
 
 class URNError(URISyntaxError):

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import islice
 
 from .charset import (
     ALPHA,
@@ -33,10 +34,15 @@ from .charset import (
     UNRESERVED,
     USERINFO_CHARS,
     char_class,
+    complement_class,
+    pct_run,
 )
 from .uri import IPV4ADDRESS, HostKind, split, split_authority
 
 RULES = ("URI-reference", "URI", "absolute-URI", "relative-ref")
+# validate() reports at most this many violations (a run of offending characters counts once), so that a megabyte
+# of invalid text costs one linear pass, not a million Violations; the last one reported says so when it cuts.
+MAX_VIOLATIONS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,15 +63,9 @@ class Violation:
 _HEX = char_class(HEXDIG)
 
 
-def _run(chars: str) -> str:
-    """``*( chars / pct-encoded )`` unrolled and possessive, so a failing match never backtracks."""
-    cls = char_class(chars)
-    return f"{cls}*+(?:%{_HEX}{{2}}{cls}*+)*+"
-
-
 def _run1(chars: str) -> str:
     """``1*( chars / pct-encoded )``."""
-    return char_class(chars, pct_encoded=True) + _run(chars)
+    return char_class(chars, pct_encoded=True) + pct_run(chars)
 
 
 # h16 = 1*4HEXDIG ; ls32 = ( h16 ":" h16 ) / IPv4address, IPv4address (with dec-octet) as linkkit.uri defines it
@@ -90,9 +90,9 @@ _IPV6ADDRZ = f"{_IPV6ADDRESS}(?:%25{_run1(UNRESERVED)})?"
 _IPVFUTURE = rf"[vV]{_HEX}+\.{char_class(IPVFUTURE_CHARS)}+"
 # port = *DIGIT ; userinfo = *( unreserved / pct-encoded / sub-delims / ":" )
 _PORT = f"{char_class(DIGIT)}*+"
-_USERINFO = _run(USERINFO_CHARS)
+_USERINFO = pct_run(USERINFO_CHARS)
 # segment = *pchar ; segment-nz = 1*pchar ; segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )
-_SEGMENT = _run(PCHAR)
+_SEGMENT = pct_run(PCHAR)
 _SEGMENT_NZ = _run1(PCHAR)
 _SEGMENT_NZ_NC = _run1(SEGMENT_NC_CHARS)
 # path-abempty = *( "/" segment ) ; path-absolute = "/" [ segment-nz *( "/" segment ) ]
@@ -102,14 +102,14 @@ _PATH_ABSOLUTE = f"/(?:{_SEGMENT_NZ}{_PATH_ABEMPTY})?"
 _PATH_NOSCHEME = f"{_SEGMENT_NZ_NC}{_PATH_ABEMPTY}"
 _PATH_ROOTLESS = f"{_SEGMENT_NZ}{_PATH_ABEMPTY}"
 # query = fragment = *( pchar / "/" / "?" )
-_QUERY = rf"(?:\?{_run(QUERY_CHARS)})?"
-_FRAGMENT = f"(?:#{_run(FRAGMENT_CHARS)})?"
+_QUERY = rf"(?:\?{pct_run(QUERY_CHARS)})?"
+_FRAGMENT = f"(?:#{pct_run(FRAGMENT_CHARS)})?"
 
 
 def _compile(rule: str, ipv6_zone_id: bool) -> re.Pattern[str]:
     # host = IP-literal / IPv4address / reg-name: every IPv4address is also a reg-name, so validity needs only two.
     ip_literal = rf"\[(?:{_IPV6ADDRZ if ipv6_zone_id else _IPV6ADDRESS}|{_IPVFUTURE})\]"
-    authority = f"(?:{_USERINFO}@)?(?:{ip_literal}|{_run(REG_NAME_CHARS)})(?::{_PORT})?"
+    authority = f"(?:{_USERINFO}@)?(?:{ip_literal}|{pct_run(REG_NAME_CHARS)})(?::{_PORT})?"
     # hier-part = "//" authority path-abempty / path-absolute / path-rootless / path-empty
     hier_part = f"(?://{authority}{_PATH_ABEMPTY}|{_PATH_ABSOLUTE}|{_PATH_ROOTLESS}|)"
     # relative-part = "//" authority path-abempty / path-absolute / path-noscheme / path-empty
@@ -150,13 +150,20 @@ def validate(text: str, *, rule: str = "URI-reference", ipv6_zone_id: bool = Fal
     """Every violation of *rule* (URI-reference, URI, absolute-URI or relative-ref, RFC 3986 4.1-4.3) in *text*.
 
     An empty tuple means valid. ``ipv6_zone_id=True`` also accepts RFC 6874 zone identifiers (``[fe80::1%25eth0]``),
-    which RFC 3986 itself does not allow. Never raises on a string.
+    which RFC 3986 itself does not allow. Never raises on a string. A run of consecutive characters that break the
+    same rule is one violation, at the run's start, its message giving the run's length; at most
+    :data:`MAX_VIOLATIONS` are reported, the last then saying that more were left out.
     """
     if not isinstance(text, str):
         raise TypeError(f"validate() takes a str, not {type(text).__name__}")
     if _pattern(rule, ipv6_zone_id).fullmatch(text):
         return ()
-    return tuple(_diagnose(text, rule, ipv6_zone_id))
+    violations = tuple(islice(_diagnose(text, rule, ipv6_zone_id), MAX_VIOLATIONS + 1))
+    if len(violations) <= MAX_VIOLATIONS:
+        return violations
+    last = violations[MAX_VIOLATIONS - 1]
+    cut = f"{last.message}; validate() reports at most {MAX_VIOLATIONS} violations, so later ones are left out"
+    return violations[: MAX_VIOLATIONS - 1] + (replace(last, message=cut),)
 
 
 # --- The slow path: walk the appendix B components of an invalid reference and name what breaks. -------------------
@@ -173,10 +180,11 @@ class _Component:
 
 
 def _component(rule: str, where: str, chars: str, *, pct_encoded: bool, expected: str) -> _Component:
-    # An offender is a character outside *chars* (and not "%"), or a "%" that does not start a pct-encoded triplet.
-    allowed = char_class(chars + "%") if pct_encoded else char_class(chars)
-    bad_pct = f"(?P<pct>%)(?!{_HEX}{{2}})|" if pct_encoded else ""
-    return _Component(rule, where, re.compile(f"{bad_pct}(?!{allowed})(?s:.)"), expected)
+    # An offender is a character outside *chars* (and not "%"), or a "%" that does not start a pct-encoded triplet;
+    # one match is a whole run of offenders of one kind.
+    refused = complement_class(chars + "%") if pct_encoded else complement_class(chars)
+    bad_pct = f"(?P<pct>(?:%(?!{_HEX}{{2}}))++)|" if pct_encoded else ""
+    return _Component(rule, where, re.compile(f"{bad_pct}{refused}++"), expected)
 
 
 _SCHEME_REST = _component(
@@ -227,15 +235,22 @@ def _offence(char: str, part: _Component) -> str:
 
 
 def _check(text: str, start: int, end: int, part: _Component) -> Iterator[Violation]:
-    """A violation for every character of ``text[start:end]`` that *part* does not accept."""
+    """A violation for every run of characters of ``text[start:end]`` that *part* does not accept."""
     for match in part.offenders.finditer(text, start, end):
         at = match.start()
         if match.lastgroup == "pct":
             triplet = text[at:min(at + 3, end)]
-            yield Violation(at, "pct-encoded", f"{triplet!r} is not a percent-encoding; expected '%' HEXDIG HEXDIG "
-                                               f"(RFC 3986 2.1), or '%25' for a literal '%'")
+            message = (f"{triplet!r} is not a percent-encoding; expected '%' HEXDIG HEXDIG (RFC 3986 2.1), or '%25' "
+                       f"for a literal '%'")
+            yield Violation(at, "pct-encoded", message + _run_length(match))
         else:
-            yield Violation(at, part.rule, _offence(text[at], part))
+            yield Violation(at, part.rule, _offence(text[at], part) + _run_length(match))
+
+
+def _run_length(match: re.Match[str]) -> str:
+    """What a message adds when its violation stands for a run of offending characters, not just one."""
+    length = match.end() - match.start()
+    return "" if length == 1 else f" (reported once for the run of {length} offending characters starting here)"
 
 
 def _diagnose(text: str, rule: str, ipv6_zone_id: bool) -> Iterator[Violation]:
@@ -363,9 +378,11 @@ def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
 def _check_ipv6(text: str, start: int, end: int) -> Iterator[Violation]:
     """The nine forms of IPv6address (RFC 3986 3.2.2): 8 groups of 16 bits, or fewer with one "::" for the rest."""
     rule = HostKind.IPV6.value
-    bad_chars = list(_check(text, start, end, _IPV6_CHARS))
+    bad_chars = False
+    for violation in _check(text, start, end, _IPV6_CHARS):  # lazily: validate() may stop after a few
+        bad_chars = True
+        yield violation
     if bad_chars:
-        yield from bad_chars
         return
     elision = text.find("::", start, end)
     if elision == -1:
@@ -375,9 +392,11 @@ def _check_ipv6(text: str, start: int, end: int) -> Iterator[Violation]:
             yield Violation(second, rule, "'::' may appear only once in an IPv6address (RFC 3986 3.2.2)")
             return
         spans = _pieces(text, start, elision) + _pieces(text, elision + 2, end)
-    errors = [v for a, b in spans for v in _check_piece(text, a, b, end)]
-    if errors:
-        yield from errors
+    bad_pieces = False
+    for violation in (v for a, b in spans for v in _check_piece(text, a, b, end)):
+        bad_pieces = True
+        yield violation
+    if bad_pieces:
         return
     widths = [2 if "." in text[a:b] else 1 for a, b in spans]  # an ls32 IPv4address is two groups
     groups = sum(widths)

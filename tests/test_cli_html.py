@@ -211,3 +211,27 @@ def test_absolutize_needs_a_base(tmp_path, capsys) -> None:
         cli.main(["absolutize", str(path)])
     assert exit_.value.code == 2
     assert "--base" in capsys.readouterr().err
+
+
+# -- issue 7 -------------------------------------------------------------------------------------------------------
+
+
+def test_extract_encoding_overrides_the_meta_charset_even_when_it_is_utf8(tmp_path, capsys) -> None:
+    # The <meta> says windows-1252, the bytes are UTF-8: --encoding utf-8 (the default's name) must still win.
+    path = tmp_path / "page.html"
+    path.write_bytes('<meta charset="windows-1252"><a href="http://example.com/café">x</a>'.encode("utf-8"))
+    assert cli.main(["extract", "--encoding", "utf-8", str(path)]) == 0
+    assert capsys.readouterr().out == "http://example.com/café\n"
+    assert cli.main(["extract", str(path)]) == 0
+    assert capsys.readouterr().out == "http://example.com/cafÃ©\n"  # the <meta> decides without --encoding
+
+
+@pytest.mark.parametrize("command", [["extract"], ["absolutize", "--base", "http://example.com/"]])
+def test_html_with_an_encoding_that_is_no_text_encoding_is_an_error_of_each_input(tmp_path, capsys, command) -> None:
+    first, second = corpus_copy(tmp_path, "frames.html"), corpus_copy(tmp_path, "css.html")
+    assert cli.main([*command, "--encoding", "rot13", str(first), str(second)]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert [line.startswith(f"linkkit: error: {path}: ") for path, line in zip((first, second), err, strict=True)] == [
+        True, True,
+    ]
+    assert "Traceback" not in "\n".join(err)

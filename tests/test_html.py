@@ -106,6 +106,25 @@ def test_invalid_bytes_outside_urls_are_copied() -> None:
     assert absolutize(data, "http://e.com/") == b"\x80\xff<p>\x80\x00\xc3</p><a href=http://e.com/x>\r\n\xe9"
 
 
+def test_malformed_stateful_and_utf16_documents_neither_raise_nor_move_a_span() -> None:
+    """Issue 7: b"\\xff\\xfe<" crashed, and UTF-7 offsets made absolutize overwrite an end tag."""
+    assert links(b"\xff\xfe<") == [] and absolutize(b"\xff\xfe<", "http://h/") == b"\xff\xfe<"
+    assert absolutize(b"\xc3\xa9<a href=x>y</a>", "http://h/", encoding="utf-7") == b"\xc3\xa9<a href=http://h/x>y</a>"
+    for codec, bad in (("iso2022_jp", b"\x1b$B"), ("hz", b"~{"), ("utf-7", b"+")):
+        assert absolutize(bad + b"<a href=x>", "http://h/", encoding=codec) == bad + b"<a href=x>"  # all one run
+        data = '<p>日本</p><a href="日本">'.encode(codec) + b"\xff"
+        (link,) = links(data, base_url="http://h/", encoding=codec)
+        assert data[link.span[0] : link.span[1]].decode(codec) == "日本"
+        result = absolutize(data, "http://h/", encoding=codec)  # UTF-7 may end a run with "-" where it need not
+        assert result[:-1].decode(codec) == '<p>日本</p><a href="http://h/日本">' and result.endswith(b"\xff")
+
+
+def test_an_encoding_argument_that_is_no_text_encoding_is_an_error_naming_it() -> None:
+    with pytest.raises(LookupError, match="'rot13' is not a text encoding"):
+        links(b"<a href=x>", encoding="rot13")
+    assert links(b'<meta charset="base64"><a href=x>')[0].raw == "x"  # a <meta> naming one is ignored
+
+
 def test_relative_link_without_base_is_reported_relative() -> None:
     (link,) = links("<a href=../x>")
     assert link.is_relative and link.uri == "../x" and link.base is None
@@ -233,3 +252,61 @@ def test_rewrite_lxml_reads_namespaced_xhtml_svg_and_xlink() -> None:
     rewrite_lxml(tree, lambda link: link.uri, base_url="http://e.com/d/")
     assert tree.xpath("//@href") == ["http://e.com/d/a.html"]
     assert tree.xpath("//@xl:href", namespaces={"xl": "http://www.w3.org/1999/xlink"}) == ["http://e.com/d/#i"]
+
+
+# Issue 7: one document per place kind; "x" is the URL a new value replaces.
+PLACE_DOCUMENTS = [
+    '<a href="x">', "<a href='x'>", "<a href=x>", "<a href>", '<a ping="x y">', "<a ping=x>", '<div itemtype="x">',
+    '<img srcset="x 1x, y 2x">', "<img srcset=x>", '<meta http-equiv=refresh content="0; url=x">',
+    "<meta http-equiv=refresh content=\"0; url='x'\">", "<meta http-equiv=refresh content=0;url=x>",
+    '<p style="b:url(x)">', "<p style=\"b:url('x')\">", "<style>p{b:url(x)}</style>", '<style>p{b:url("x")}</style>',
+    "<style>@import 'x';</style>",
+]
+NEW_VALUES = ["a b", "a,b", "a, b", "a'b", 'a"b', "a\0b", "a&amp;b", "a<b", "</style>", " a", "a ", "a\tb", "a\nb",
+              ",a", "a,", "a(b)", "a;b", "url=a", "a\\b", "'a'", "1x", "日本", "a\rb"]
+# What each kind of place cannot hold, percent-encoded (the README's "Rewriting" section says which).
+HELD = {
+    "a b": {"ping": "a%20b", "itemtype": "a%20b", "srcset": "a%20b"},
+    "a, b": {"ping": "a,%20b", "itemtype": "a,%20b", "srcset": "a,%20b"},
+    "a'b": {"content": "a%27b"}, 'a"b': {"content": "a%22b"}, "'a'": {"content": "%27a%27"},
+    "a\tb": {"ping": "a%09b", "itemtype": "a%09b", "srcset": "a%09b"},
+    "a\nb": {"ping": "a%0Ab", "itemtype": "a%0Ab", "srcset": "a%0Ab"},
+    ",a": {"srcset": "%2Ca"}, "a,": {"srcset": "a%2C"},
+}
+
+
+def expected_read_back(value: str, attr: str | None) -> str:
+    if value == "a\0b":
+        return "a%00b"
+    if value in (" a", "a "):
+        return value.replace(" ", "%20")
+    if value == "a\rb" and attr in ("ping", "itemtype", "srcset"):
+        return "a%0Db"
+    return HELD.get(value, {}).get(attr or "", value)
+
+
+@pytest.mark.parametrize("document", PLACE_DOCUMENTS)
+@pytest.mark.parametrize("value", NEW_VALUES)
+def test_a_new_value_reads_back_as_itself_or_percent_encoded_in_every_place(document: str, value: str) -> None:
+    """Issue 7: a ' in a refresh URL, spaces and commas in srcset and ping, a NUL: each read back as written."""
+    for data in (document, document.encode()):
+        result = rewrite(data, lambda link: value if link.raw == "x" else link.raw)  # type: ignore[type-var]
+        before, after = links(data), links(result)
+        assert [link.raw for link in after] == [
+            expected_read_back(value, link.attr) if link.raw == "x" else link.raw for link in before
+        ]
+
+
+def test_an_empty_value_where_a_list_would_lose_it_is_an_error() -> None:
+    with pytest.raises(ValueError, match="empty URL cannot be written in a srcset"):
+        rewrite('<img srcset="x 1x">', lambda link: "")
+    assert rewrite('<a href="x">', lambda link: "") == '<a href="">'
+
+
+def test_tree_rewriters_ignore_a_javascript_base_and_resolve_every_base_against_the_retrieval_url() -> None:
+    document = '<base href="javascript:x"><base href="b/"><a href="y">'
+    for rewrite_tree, tree in ((rewrite_lxml, lxml.html.fromstring(document)),
+                               (rewrite_soup, BeautifulSoup(document, "html.parser"))):
+        seen: list[str] = []
+        rewrite_tree(tree, recording(seen), base_url="http://e.com/d/p")
+        assert seen == ["javascript:x", "http://e.com/d/b/", "http://e.com/d/y"]

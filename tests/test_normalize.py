@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fixtures_loader import load_json
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import linkkit
@@ -99,13 +99,64 @@ def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> Non
     assert linkkit.equivalent(b, a) is same
 
 
-_URI_TEXT = st.text(alphabet="hHtTpP:/?#.%2eEfF7~aA[]@", max_size=30) | st.text(max_size=20)
+# Biased to what percent-encoding and dot-segment normalization act on: "%", hex digits (both cases), "." and "/".
+_PCT_DOT_TEXT = st.lists(
+    st.sampled_from(["%", "%", "2", "e", "E", "4", "1", "0", "3", "f", "F", "a", ".", ".", "/", "/", "%2e", "%2E", "%25",
+                     "%41", "%7e", "%30", ":", "@", "[", "]", "?", "#"]),
+    max_size=16,
+).map("".join)
+_URI_TEXT = (
+    st.text(alphabet="hHtTpP:/?#.%2eEfF7~aA[]@", max_size=30)
+    | st.builds(str.__add__, st.sampled_from(["http://", "HTTP://%41", "s:", "s:/", "/", "", "//", "urn:", "URN:AB:",
+                                              "http://[", "http://u%@"]), _PCT_DOT_TEXT)
+    | st.text(max_size=20)
+)
 
 
 @given(_URI_TEXT, st.sampled_from(["syntax", "scheme"]))
+# Issue 7: a decoded host letter is lower-cased in the same pass; a stray "%" never starts a new triplet with a
+# decoded hex digit, so "%2%46" is not "%2F" and "%2%65%2%65" is no ".." segment that a second pass would remove.
+@example("http://%41/", "syntax")
+@example("http://%41%42.com/", "scheme")
+@example("http://a/%2%46", "syntax")
+@example("http://a/%%30%30", "syntax")
+@example("http://a/%0%41", "syntax")
+@example("http://a/a/%2%65%2%65/x", "syntax")
+@example("/a/%2%65%2%65/x", "syntax")
+@example("%2%46", "scheme")
+@example("URN:AB:x%", "scheme")  # the generic ladder makes it a valid URN ("%25"), normalized as one (RFC 8141 3.1)
+@example("urn:A%62:x", "scheme")
+@example("HTTP://%41:F", "syntax")  # found at 20000 examples: the port is kept as written on every path
+@example("http://[%e2%", "syntax")  # found at 20000 examples: an IP-literal's address is normalized as a host
 def test_normalize_is_idempotent(text: str, level: str) -> None:
     once = linkkit.normalize(text, level=level)  # type: ignore[arg-type]
     assert linkkit.normalize(once, level=level) == once  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("http://a/%2%46", "http://a/%252F"),  # RFC 3986 2.4: the stray "%" is data, "%25"; "%46" is "F"
+        ("http://a/%%30%30", "http://a/%2500"),
+        ("http://a/%0%41", "http://a/%250A"),
+        ("http://a/a/%2%65%2%65/x", "http://a/a/%252e%252e/x"),  # no segment ".." appears, none is removed
+        ("http://a/100%", "http://a/100%25"),
+        ("http://a/?q=%zz#%", "http://a/?q=%25zz#%25"),
+    ],
+)
+def test_a_stray_percent_is_encoded_as_data_and_never_starts_a_triplet(text: str, expected: str) -> None:
+    assert linkkit.normalize(text) == expected
+
+
+def test_a_decoded_host_letter_is_lower_cased_in_the_same_pass() -> None:
+    # RFC 3986 6.2.2.1 (the host is case-insensitive) applied to what 6.2.2.2 decodes: "%41" is "a".
+    assert linkkit.normalize("http://%41/") == "http://a/"
+    assert linkkit.equivalent("http://%41%42.com/", "http://ab.com/")
+
+
+def test_decoding_a_dot_happens_before_dot_segments_are_removed() -> None:
+    # RFC 3986 6.2.2.2 then 6.2.2.3: "%2E%2E" is "..", removed in the same pass.
+    assert linkkit.normalize("http://a/b/%2E%2e/c") == "http://a/c"
 
 
 def test_a_urn_is_normalized_without_decoding() -> None:

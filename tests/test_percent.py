@@ -31,3 +31,15 @@ def test_normalization_decodes_only_unreserved() -> None:
 @given(st.text())
 def test_decode_inverts_encode(text: str) -> None:
     assert percent_decode(percent_encode(text)) == text
+
+
+def test_a_stray_percent_is_encoded_and_never_completed_into_a_triplet() -> None:
+    # RFC 3986 2.4: a "%" that starts no triplet is data, "%25"; "%2%46" must not become the escape "%2F" (issue 7).
+    assert normalize_percent_encoding("%2%46") == "%252F"
+    assert normalize_percent_encoding("100%") == "100%25"
+    assert normalize_percent_encoding(normalize_percent_encoding("%%30%30")) == "%2500"
+
+
+def test_a_case_insensitive_component_lower_cases_what_it_decodes() -> None:
+    # RFC 3986 6.2.2.1 for the host: "%41" decodes to "a", and the hex of what stays encoded is upper-cased.
+    assert normalize_percent_encoding("%41%2f", case_insensitive=True) == "a%2F"

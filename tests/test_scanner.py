@@ -244,9 +244,68 @@ def test_options_are_keyword_only_and_checked() -> None:
         ScanOptions(True)  # type: ignore[misc]
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"emails": "yes"}, "option emails takes a bool, not str: 'yes'"),
+        ({"abbreviated": 1}, "option abbreviated takes a bool, not int: 1"),
+        ({"max_length": 2.5}, "option max_length takes a int, not float: 2.5"),
+        ({"max_length": True}, "option max_length takes a int, not bool: True"),
+    ],
+)
+def test_an_option_of_the_wrong_type_is_an_error_that_names_it(options: dict[str, object], message: str) -> None:
+    for call in (linkkit.finditer, linkkit.findall, finditer_stream):
+        with pytest.raises(TypeError, match=f"^{message}$"):
+            call(TEXT, **options)  # type: ignore[operator]
+    for replace in (linkkit.sub, linkkit.subn):
+        with pytest.raises(TypeError, match=f"^{message}$"):
+            replace("X", TEXT, **options)  # type: ignore[operator]
+
+
+def test_a_misspelt_option_is_an_error_that_names_it() -> None:
+    with pytest.raises(TypeError, match="emials"):
+        linkkit.findall(TEXT, emials=True)  # type: ignore[call-arg]
+
+
+_USER_SCRIPT = textwrap.dedent(
+    """
+    import linkkit
+    from linkkit.scanner import finditer_stream
+    linkkit.findall("a", emials=True)
+    list(linkkit.finditer("a", emails="yes"))
+    linkkit.sub("X", "a", max_length="10")
+    list(finditer_stream(["a"], abbreviated=None))
+    """
+)
+
+
+def test_mypy_strict_catches_a_misspelt_option_and_a_wrong_type(tmp_path: Path) -> None:
+    script = tmp_path / "user.py"
+    script.write_text(_USER_SCRIPT, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--ignore-missing-imports", "--no-incremental", str(script)],
+        capture_output=True, text=True, timeout=300, cwd=Path(__file__).parent.parent,
+    )
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert [line.split(":")[1] for line in errors] == ["4", "5", "6", "7"], result.stdout
+    assert 'Unexpected keyword argument "emials"' in errors[0]
+    assert '"emails"' in errors[1] and '"max_length"' in errors[2] and '"abbreviated"' in errors[3]
+
+
 def test_max_length_cuts_a_run_and_the_scan_goes_on() -> None:
     text = "http://example.org/" + "a" * 100 + " http://b.example/"
     assert linkkit.findall(text, max_length=30) == ["http://example.org/" + "a" * 11, "http://b.example/"]
+
+
+def test_a_reference_cut_at_max_length_says_so_in_finditer_and_in_streams() -> None:
+    text = "see http://example.org/" + "a" * 100 + " and http://b.example/" + "c" * 11 + ". "
+    found = list(linkkit.finditer(text, max_length=30))
+    assert [(ref.uri, ref.truncated) for ref in found] == [
+        ("http://example.org/" + "a" * 11, True), ("http://b.example/" + "c" * 11, False),
+    ]
+    for size in (1, 7, 1000):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(finditer_stream(chunks, chunk_size=size, max_length=30)) == found
 
 
 def test_options_change_what_is_found() -> None:
@@ -302,6 +361,10 @@ _ADVERSARIAL = textwrap.dedent(
         "<http://a " * (K // 10), "http://a)" * (K // 9), "fax:a)-\\n" * (K // 8), "a@" * (K // 2),
         "<URL:" * (K // 5), "http://a-\\n" * (K // 10), "a:" * (K // 2), "<http://a-\\n b-\\n" * (K // 16),
         "http://a,http://b" * (K // 17), "http://a" + ",x:" * (M // 3), "> <http://a" + "\\n>" * (M // 2),
+        # issue 7: a candidate rejected after its run was walked, then a trigger inside the same run, again and again
+        "urn:a:" * (K // 6), "urn:x:" * (K // 6), "(urn:a:" * (K // 7), "<urn:a:" * (K // 7), "http://?" * (K // 8),
+        "http://#" * (K // 8), "ab://?" * (K // 6), "file://?" * (K // 8), "urn:ab:c%" * (K // 9),
+        "www.a!" * (K // 6), "www.a-" * (K // 6), "mailto:?" * (K // 8), "a@b." * (K // 4),
     ):
         list(linkkit.finditer(text, emails=True))
     print("done")

@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import linkkit
-from linkkit.scanner import finditer_stream
+from linkkit.scanner import _URN_LOOKAHEAD, finditer_stream
+from linkkit.urn import URNError, parse_urn
 
 # Pieces that make the scanner's decisions: triggers, delimiters, wraps, prose punctuation, IRI letters.
 PIECES = [
@@ -64,3 +65,19 @@ def test_a_stream_in_chunks_finds_what_the_whole_text_finds(
     streamed = list(finditer_stream(chunks, chunk_size=sizes[0], **opts))
     assert streamed == list(linkkit.finditer(text, **opts))
     assert all(text[ref.start() : ref.end()] == ref.raw for ref in streamed)
+
+
+# The scanner rejects a long "urn:" candidate by its first characters (linkkit.scanner._scheme_rejected_early) on
+# this property of parse_urn: it reads left to right, deciding at a position from at most two characters after it.
+@given(st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=20).map("urn:".__add__), st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=6))
+def test_a_urn_error_before_the_lookahead_stays_whatever_follows(beginning: str, rest: str) -> None:
+    try:
+        parse_urn(beginning)
+    except URNError as error:
+        if error.position <= len(beginning) - 1 - _URN_LOOKAHEAD:
+            try:
+                parse_urn(beginning + rest)
+            except URNError as longer:
+                assert longer.position == error.position
+            else:
+                raise AssertionError(f"{beginning + rest!r} parses, {beginning!r} failed at {error.position}")

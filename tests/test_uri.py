@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 from fixtures_loader import load_table
 from hypothesis import given
@@ -81,3 +86,45 @@ def test_parse_rejects_non_strings_with_a_clear_error() -> None:
 )
 def test_host_kind_follows_the_first_match_rule_of_3_2_2(host: str, kind: HostKind) -> None:
     assert linkkit.parse(f"http://{host}/").host_kind is kind
+
+
+# Issue 7: every URI entry point on half a megabyte of each hostile shape and a megabyte of invalid characters, and
+# resolution on three megabytes of "../" "./" (its fast path once sliced the reference per segment: quadratic).
+_HOSTILE = textwrap.dedent(
+    """
+    from linkkit import equivalent, is_valid, normalize, parse, parse_urn, remove_dot_segments, resolve, validate
+    from linkkit.errors import URIError
+
+    def repeat(unit, prefix=""):
+        return prefix + unit * (500_000 // len(unit))
+
+    shapes = [repeat(unit) for unit in ("%", "%2", "%%30", "[", "/..", "/./", "../", "a:", "?", "urn:a:", "a ")]
+    shapes += [repeat("a", "urn:x-"), repeat("a/", "urn:ab:"), repeat("a?", "urn:ab:c?+"), repeat("%", "URN:AB:"),
+               repeat("@", "http://"), repeat("%41", "http://"), repeat(":", "http://["), repeat("1:", "http://[") + "]",
+               repeat("1.1", "http://[::") + "]", "\\x00" * 1_000_000]
+    for text in shapes:
+        parse(text)
+        validate(text)
+        is_valid(text)
+        resolve("http://a/b/c/d;p?q", text)
+        normalize(text)
+        equivalent(text, text)
+        remove_dot_segments(text)
+        try:
+            parse_urn(text)
+        except URIError:
+            pass
+    resolve("http://a/b/c/d;p?q", ".././" * 600_000)
+    print("done")
+    """
+)
+
+
+def test_every_uri_entry_point_is_linear_on_hostile_input() -> None:
+    """parse, validate, is_valid, resolve, normalize, equivalent, remove_dot_segments and parse_urn finish on
+    megabytes of hostile shapes well within a generous bound (a few seconds here; quadratic would be minutes)."""
+    result = subprocess.run(
+        [sys.executable, "-c", _HOSTILE], capture_output=True, text=True, timeout=60,
+        cwd=Path(__file__).parent.parent,
+    )
+    assert result.stdout.strip() == "done", result.stderr

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import linkkit
 from linkkit.charset import PCHAR
 from linkkit.errors import URIError
+from linkkit import urn as urn_module
 from linkkit.urn import URN, URNError, equivalent, is_urn, normalize_urn, parse_urn
 
 URN_DATA = load_json("urn/urn.json")
@@ -257,3 +258,27 @@ def test_parse_urn_raises_only_urn_errors(text: str) -> None:
         assert 0 <= error.position <= len(text)
     else:
         assert str(urn) == text
+
+
+# The ABNF of RFC 8141 2 (and RFC 2141 2.2, draft 2.3) transcribed as plain regexes: the unrolled, possessive forms
+# linkkit.urn compiles (linear past 200 K characters, issue 7) must accept exactly the same strings.
+_P = f"(?:[{re.escape(PCHAR)}]|%[0-9A-Fa-f]{{2}})"
+_TRANSCRIBED = {
+    "nss": rf"{_P}(?:{_P}|/)*",
+    "nss_2141": rf"(?:[{re.escape(PCHAR.replace('&', '').replace('~', ''))}]|%[0-9A-Fa-f]{{2}})+",
+    "component": rf"{_P}(?:{_P}|/|\?(?![+=]))*",
+    "fragment": rf"(?:{_P}|[/?])*",
+    "draft_query": r"[A-Za-z](?:-?[A-Za-z0-9])*=(?:[A-Za-z0-9\-._~!$'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*"
+                   r"(?:&[A-Za-z](?:-?[A-Za-z0-9])*=(?:[A-Za-z0-9\-._~!$'()*+,;=:@/?]|%[0-9A-Fa-f]{2})*)*",
+}
+_COMPILED = {"nss": urn_module._NSS["rfc8141"], "nss_2141": urn_module._NSS["rfc2141"],
+             "component": urn_module._COMPONENT, "fragment": urn_module._FRAGMENT,
+             "draft_query": urn_module._DRAFT_QUERY}
+
+
+@given(st.sampled_from(sorted(_TRANSCRIBED)), st.text(alphabet="aZ09-%2fF/?+=&~#: é", max_size=24))
+def test_the_linear_urn_regexes_match_what_the_abnf_matches(rule: str, text: str) -> None:
+    for start in range(min(len(text), 3) + 1):
+        ours = _COMPILED[rule].match(text, start)
+        abnf = re.compile(_TRANSCRIBED[rule]).match(text, start)
+        assert (ours and ours.end()) == (abnf and abnf.end())

@@ -24,7 +24,7 @@ from linkkit.charset import (
     URI_CHARS,
     USERINFO_CHARS,
 )
-from linkkit.validate import RULES
+from linkkit.validate import MAX_VIOLATIONS, RULES
 
 TABLES = sorted(path.name for path in (FIXTURES / "validate").glob("*.txt"))
 
@@ -144,8 +144,27 @@ def test_long_adversarial_references_finish() -> None:
     results = [linkkit.validate(text, rule=rule) for text in texts for rule in RULES]
     assert time.perf_counter() - started < 60  # generous: a few seconds at most here
     assert results[0][0] == Violation(9, "port", results[0][0].message)
-    assert results[0][-1].rule == "pct-encoded"
     assert all(results)
+
+
+def test_a_run_of_offending_characters_is_one_violation_that_says_how_long_it_is() -> None:
+    (violation,) = linkkit.validate("/a\x00\x00\x00b")
+    assert violation.position == 2 and "run of 3 offending characters" in violation.message
+    (pct,) = linkkit.validate("/%%%")
+    assert pct.rule == "pct-encoded" and "run of 3" in pct.message
+
+
+def test_a_megabyte_of_invalid_text_reports_at_most_max_violations_and_says_so() -> None:
+    # Issue 7: 1 MB of invalid characters took seconds, one Violation per character.
+    assert linkkit.validate("\x00" * 1_000_000) == (Violation(0, "pchar", linkkit.validate("\x00\x00")[0].message
+                                                               .replace("run of 2", "run of 1000000")),)
+    violations = linkkit.validate("a " * 500_000)
+    assert len(violations) == MAX_VIOLATIONS
+    assert [v.position for v in violations] == [2 * i + 1 for i in range(MAX_VIOLATIONS)]
+    assert "at most 100 violations" in violations[-1].message
+    assert "at most" not in violations[-2].message
+    exactly = linkkit.validate("a " * MAX_VIOLATIONS)  # no more than the bound: nothing is left out
+    assert len(exactly) == MAX_VIOLATIONS and "at most" not in exactly[-1].message
 
 
 URI_TEXT = st.text(alphabet=st.sampled_from(URI_CHARS + "vV \x00é"), max_size=40)
