@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import linkkit
 from linkkit import html
-from linkkit.scanner import finditer_stream
-from linkkit.urn import URNError, parse_urn
+from linkkit.text.stream import finditer_stream
+from linkkit.uri.urn import URNError, parse_urn
 
 Shape = Callable[[int], str]  # n -> a hostile text of about n characters
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import linkkit
-from linkkit.schemes import KNOWN_SCHEMES
+from linkkit.uri.schemes import KNOWN_SCHEMES
 
 SUITES = ("cmark-gfm", "linkify-it", "robinst-linkify", "twitter-text", "urlextract")
 

@@ -1,28 +1,43 @@
 """linkkit: find URI references in text, HTML and e-mail, resolve them against the right base, rewrite them normalized.
 
-The modules follow the data: ``charset`` and ``uri`` (the RFC 3986 model), ``resolve``, ``normalize``, ``urn``,
-``schemes``; then the finders (``scanner`` for plain text, ``html``) and the ``cli``.
+The face of the package: re-exports only.  The rooms follow the data, *find -> resolve -> normalize -> rewrite*:
+``linkkit.text`` and ``linkkit.html`` find references, ``linkkit.uri`` models, validates, resolves and normalizes
+them (RFC 3986, 8141, 1738), ``linkkit.link`` is the shape every found link shares and its JSONL record,
+``linkkit.io`` reads inputs and writes outputs safely, and ``linkkit.cli`` is the command line.
 """
 
 from importlib.metadata import version as _version
 
-from .errors import InputError, LinkkitError, ResolutionError, URIError
-from .normalize import equivalent, normalize
-from .resolve import remove_dot_segments, resolve
-from .reference import Reference
-from .scanner import ScanOptions, findall, finditer, sub, subn
-from .uri import HostKind, URIReference, compose, parse
-from .urn import URN, parse_urn
-from .scheme_specific import scheme_specific
-from .validate import Violation, is_valid, validate
 from . import html
+from .errors import InputError, LinkkitError, ResolutionError, URIError
+from .link import LinkLike, record
+from .text import Reference, ScanOptions, findall, finditer, finditer_stream, sub, subn
+from .uri import (
+    URN,
+    Base,
+    HostKind,
+    URIReference,
+    Violation,
+    compose,
+    equivalent,
+    is_valid,
+    normalize,
+    parse,
+    parse_urn,
+    remove_dot_segments,
+    resolve,
+    scheme_specific,
+    validate,
+)
 
 __version__ = _version("linkkit")  # single source: the version in pyproject.toml
 
 __all__ = [
     "__version__",
+    "Base",
     "HostKind",
     "InputError",
+    "LinkLike",
     "LinkkitError",
     "ResolutionError",
     "URIError",
@@ -31,12 +46,14 @@ __all__ = [
     "equivalent",
     "normalize",
     "parse",
+    "record",
     "remove_dot_segments",
     "resolve",
     "Reference",
     "ScanOptions",
     "findall",
     "finditer",
+    "finditer_stream",
     "sub",
     "subn",
     "URN",

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+ROOT = FIXTURES.parent.parent  # the repository: corpora/, benchmarks/, the package
 
 
 def load_json(relative: str) -> Any:

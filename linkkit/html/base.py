@@ -1,0 +1,67 @@
+"""The document's base URL (HTML standard "document base URL", RFC 3986 5.1.1) and resolution against it."""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import ResolutionError
+from ..uri.charset import SCHEME
+from ..uri.model import URIReference, parse, split
+from ..uri.resolution import resolve
+
+# ------------------------------------------------------------------------------------------------ resolution
+_SCHEME = re.compile(SCHEME)
+
+
+def _scheme(reference: str) -> str | None:
+    """The scheme of *reference* when it has a valid one (RFC 3986 3.1), else None."""
+    scheme = split(reference)[0]
+    return scheme if scheme is not None and _SCHEME.fullmatch(scheme) else None
+
+
+_C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
+_TAB_OR_NEWLINE = re.compile("[\t\n\r]")
+
+
+def _url_input(raw: str) -> str:
+    """*raw* as the URL Standard's basic URL parser reads it (HTML parses every URL attribute with it): leading
+    and trailing C0 control or space stripped, every ASCII tab or newline removed (``java&#x09;script:``)."""
+    return _TAB_OR_NEWLINE.sub("", raw.strip(_C0_CONTROL_OR_SPACE))
+
+
+def _target(raw: str, base: URIReference | None) -> str:
+    """*raw* resolved against *base* by RFC 3986 5.2.2 (strict); *raw* itself when it stays relative or opaque.
+
+    A reference with a scheme of its own keeps it and is resolved only when it is hierarchical (an authority
+    or a path starting with "/"), which removes its dot segments; an opaque one (mailto:, javascript:, data:,
+    urn:) stays exactly as written. A first segment with a ":" that is no scheme is a path ("./" of RFC 3986 4.2).
+    *raw* is first cleaned as the URL parser of the URL Standard cleans its input (see :func:`_url_input`).
+    """
+    raw = _url_input(raw)
+    reference = URIReference._make(split(raw))
+    scheme = reference.scheme
+    if scheme is not None and _SCHEME.fullmatch(scheme):
+        if reference.authority is None and not reference.path.startswith("/"):
+            return raw
+        return resolve(reference, reference)  # 5.2.2: with a scheme, the base is not consulted
+    if base is None:
+        return raw
+    return resolve(base, reference if scheme is None else "./" + raw)
+
+
+_IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})
+
+
+def _base(base_href: str | None, base_url: str | None) -> str | None:
+    """The document's base URI: the first <base href> resolved against the retrieval URL (its fallback base URL),
+    else that URL."""
+    if base_url is not None and _scheme(base_url) is None:
+        raise ResolutionError(f"base_url {base_url!r} is not absolute: it has no scheme (RFC 3986 5.1)")
+    if base_href is None:
+        return base_url
+    target = _target(base_href, None if base_url is None else parse(base_url))
+    scheme = _scheme(target)
+    # HTML "set the frozen base URL": a URL that fails to parse or whose scheme is data or javascript is ignored.
+    return base_url if scheme is None or scheme.lower() in _IGNORED_BASE_SCHEMES else target
+
+

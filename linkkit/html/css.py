@@ -1,0 +1,86 @@
+"""URLs in CSS (CSS Syntax 3): read url() and @import strings, and escape a new value for its place."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from .places import ASCII_WHITESPACE, WHITESPACE_CLASS
+
+
+# CSS Syntax 3, section 4: comments and strings are skipped; url(...) (4.3.6, either form) and an @import
+# string are URLs. An empty url() is not: it is "an invalid resource" (CSS Values 4, 4.5).
+# CSS Syntax 3, 4.3.7 "consume an escaped code point": up to six hex digits and one whitespace after them, or any
+# other code point but a newline; in an unquoted url() (4.3.6 "consume a url token") that is the whole escape.
+_CSS_ESCAPED_CODE_POINT = r"\\(?:[0-9A-Fa-f]{1,6}+(?:\r\n|[\t\n\f\r ])?+|[^\n\r\f0-9A-Fa-f])"
+_CSS_STRING_DQ = r'"(?:[^"\\\n\r\f]|\\[\s\S])*+"'
+_CSS_STRING_SQ = r"'(?:[^'\\\n\r\f]|\\[\s\S])*+'"
+_CSS_TOKENS = re.compile(
+    r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
+    rf"|@(?i:import){WHITESPACE_CLASS}*+(?P<import>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
+    rf"|(?<![-\w\\\u0080-\U0010ffff])(?i:url)\({WHITESPACE_CLASS}*+(?:(?P<quoted>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
+    rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++){WHITESPACE_CLASS}*+\))"
+    rf"|{_CSS_STRING_DQ}|{_CSS_STRING_SQ}|[\"'][^\n\r\f]*+"
+    r"|\\[\s\S]"
+)
+# CSS Syntax 3, 4.3.7 "consume an escaped code point"; an escaped newline inside a string vanishes (4.3.5).
+_CSS_ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{1,6})(?:\r\n|[\t\n\f\r ])?|(\r\n|[\n\r\f])|([\s\S]))")
+
+
+def _css_unescape(text: str) -> str:
+    def code_point(match: re.Match[str]) -> str:
+        hexadecimal, newline, character = match.groups()
+        if hexadecimal is None:
+            return "" if newline is not None else character
+        number = int(hexadecimal, 16)
+        return "\ufffd" if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF else chr(number)
+
+    return _CSS_ESCAPE.sub(code_point, text) if "\\" in text else text
+
+
+def read_css(value: str) -> Iterator[tuple[int, int, str, str | None]]:
+    """The URLs of a style sheet or a style attribute: url() and @import strings, not comments or other strings."""
+    for match in _CSS_TOKENS.finditer(value):
+        group = match.lastgroup
+        if group is None:
+            continue
+        start, end = match.span(group)
+        if group == "unquoted":
+            yield start, end, _css_unescape(value[start:end]), ")"
+            continue
+        quote = value[start]
+        start, end = start + 1, end - 1
+        inner = value[start:end]
+        start += len(inner) - len(inner.lstrip(ASCII_WHITESPACE))
+        end = max(start, start + len(inner.strip(ASCII_WHITESPACE)))
+        raw = _css_unescape(value[start:end]).strip(ASCII_WHITESPACE)
+        if raw:
+            yield start, end, raw, quote
+
+
+def _css_escape(value: str, context: str) -> str:
+    """*value* written in a CSS string (context is its quote) or an unquoted url() (context ")")."""
+    if context == ")":
+        unsafe = "\"'()\\"
+        return "".join(
+            "\\" + c
+            if c in unsafe
+            else f"\\{ord(c):06x}" if c in ASCII_WHITESPACE or ord(c) < 0x20 or c == "\x7f" else c
+            for c in value
+        )
+    return "".join("\\" + c if c in ("\\", context) else f"\\{ord(c):06x}" if c in "\n\r\f" else c for c in value)
+
+
+def css_escape_unencodable(text: str, codec: str) -> str:
+    """*text* with each character *codec* cannot write replaced by its CSS escape (CSS Syntax 3, 4.3.7)."""
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() or _encodable(c, codec) else f"\\{ord(c):06x}" for c in text)
+
+
+def _encodable(character: str, codec: str) -> bool:
+    try:
+        character.encode(codec)
+    except (UnicodeError, ValueError, LookupError):
+        return False
+    return True

@@ -1,0 +1,85 @@
+"""Bytes in a legacy or multi-byte encoding decoded to text, with the input offset of each character: what lets
+the tokenizer and the rewriter work on text and still point into the original bytes."""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+
+_CHUNK = 4096
+
+
+def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
+    """*data* decoded, with the offset in *data* where each character starts (and ``len(data)`` at the end).
+
+    *codec*'s incremental decoder is fed a byte at a time, and each character gets the bytes it came from. The
+    bytes that yield nothing (an escape sequence, a UTF-7 "+...-" run) belong to the character after them, unless
+    the decoder is back in its initial state after them (a closing "ESC ( B" or "-"): then to the one before, so
+    that at every boundary in the initial state new text, encoded from that state, can be spliced. From such a
+    state a chunk whose characters are each encoded on their own (valid UTF-16, EBCDIC) is taken at once; a long
+    silent run is fed in growing steps: linear. Never raises: bytes the codec rejects are U+FFFD.
+    """
+    decoder = codecs.getincrementaldecoder(codec)("replace")
+    initial = decoder.getstate()
+    text: list[str] = []
+    starts: list[int] = []
+    boundary = position = next_chunk = 0
+    step = 1
+    while position < len(data):
+        if boundary == position >= next_chunk:
+            chunk = _decoded_at_once(data[position : position + _CHUNK], codec)
+            if chunk is not None:
+                text.append(chunk[0])
+                starts.extend(position + at for at in chunk[1])
+                position = boundary = position + chunk[2]
+                continue
+            next_chunk = position + _CHUNK
+        stop = min(position + step, len(data))
+        try:
+            out = decoder.decode(data[position:stop], stop == len(data))
+        except (ValueError, LookupError):  # a codec that allows no error handler but "strict" (idna, punycode)
+            decoder.reset()
+            out = "\ufffd"
+        position = stop
+        if out:
+            starts.extend(_character_starts(out, data, boundary, position, codec))
+            text.append(out)
+            boundary, step = position, 1
+        elif (state := decoder.getstate()) == initial:
+            boundary = position
+        elif len(state[0]) > 64:
+            step *= 2
+    starts.append(len(data))
+    return "".join(text), starts
+
+
+def _decoded_at_once(chunk: bytes, codec: str) -> tuple[str, list[int], int] | None:
+    """*chunk* decoded, the offset where each character starts and the chunk's length, when each character is
+    encoded on its own and the chunk's bytes are exactly those encodings; else None."""
+    try:
+        text = chunk.decode(codec)
+        encoded = {character: character.encode(codec) for character in set(text)}
+    except (ValueError, LookupError):  # UnicodeError, and codecs such as idna that raise otherwise
+        return None
+    if not text or b"".join(map(encoded.__getitem__, text)) != chunk:
+        return None
+    lengths = map(len, map(encoded.__getitem__, text))
+    return text, list(itertools.accumulate(lengths, initial=0))[:-1], len(chunk)
+
+
+def _character_starts(out: str, data: bytes, start: int, end: int, codec: str) -> list[int]:
+    """Where each character of *out*, decoded from ``data[start:end]`` at once, starts: the trailing characters
+    whose own encoding ends the bytes (a '"' that closes a UTF-7 run, the character after an invalid byte) get
+    those bytes, the first gets the rest (a character without bytes of its own starts where the next one does)."""
+    carved: list[int] = []
+    stop = end
+    for character in reversed(out[1:]):
+        try:
+            own = character.encode(codec)
+        except (ValueError, LookupError):
+            break
+        if not own or stop - len(own) <= start or not data.endswith(own, start, stop):
+            break
+        stop -= len(own)
+        carved.append(stop)
+    return [start] + [stop] * (len(out) - 1 - len(carved)) + carved[::-1]

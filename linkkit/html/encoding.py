@@ -1,0 +1,131 @@
+"""The encoding of an HTML document (HTML standard 13.2.3, the Encoding Standard's labels) and byte offsets."""
+
+from __future__ import annotations
+
+import codecs
+import functools
+import re
+
+from .places import ASCII_WHITESPACE, WHITESPACE_CLASS
+from .tokenizer import _MARKUP, _attributes
+
+
+# -------------------------------------------------------------------------------------------------- encoding
+# Encoding labels whose meaning in the Encoding Standard differs from Python's codec of that name.
+_WHATWG_ENCODINGS = {
+    "cp1252": "ascii us-ascii ansi_x3.4-1968 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 iso88591 "
+    "iso_8859-1 iso_8859-1:1987 l1 latin1 x-cp1252",
+    "cp1254": "iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5 latin5 csisolatin5",
+    "cp874": "iso-8859-11 iso8859-11 iso885911 tis-620 dos-874",
+    "gbk": "gb2312 gb_2312 gb_2312-80 chinese csgb2312 csiso58gb231280 iso-ir-58 x-gbk",
+    "big5hkscs": "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
+    "cp949": "euc-kr cseuckr csksc56011987 iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601",
+    # Python's "utf-16" and "utf-32" write a BOM before every value they encode; the standard means LE.
+    "utf-16-le": "utf-16 utf-16le unicode csunicode iso-10646-ucs-2 ucs-2 unicodefeff",
+    "utf-16-be": "utf-16be unicodefffe",
+    "utf-32-le": "utf-32 utf-32le",
+}
+_LABELS = {label: codec for codec, labels in _WHATWG_ENCODINGS.items() for label in labels.split()}
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs.BOM_UTF16_LE, "utf-16-le"))
+_META_CHARSET = re.compile(rf"charset{WHITESPACE_CLASS}*=({WHITESPACE_CLASS}*)(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\f\r ;\"']+))", re.IGNORECASE)
+
+
+# Python codecs that write a byte order mark before every value they encode: the standard means the BOM-less form.
+_BOM_WRITING = {"utf-16": "utf-16-le", "utf-32": "utf-32-le", "utf-8-sig": "utf-8"}
+
+
+def _python_codec(label: str) -> codecs.CodecInfo | None:
+    """Python's codec of that name or alias, or None."""
+    try:
+        return codecs.lookup(label)
+    except (LookupError, ValueError):  # ValueError: a label with a NUL
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _codec(label: str) -> str | None:
+    """The Python codec for an encoding label ("get an encoding", Encoding Standard 4.2), or None if unknown or
+    not a text encoding (base64, rot13: they do not turn bytes into text)."""
+    label = label.strip(ASCII_WHITESPACE).lower()
+    if label in _LABELS:
+        return _LABELS[label]
+    info = _python_codec(label)
+    if info is None or not info._is_text_encoding:
+        return None
+    return _BOM_WRITING.get(info.name, info.name)
+
+
+def _meta_encoding(document: bytes) -> str | None:
+    """The encoding a <meta> in the first 1024 bytes declares ("prescan a byte stream", HTML 13.2.3.2)."""
+    view = document[:1024].decode("latin-1")
+    position = 0
+    while (match := _MARKUP.search(view, position)) is not None:
+        position = match.end()
+        if match.lastgroup == "cut":
+            break
+        if match.lastgroup != "close" or match.group("start").lower() != "meta":
+            continue
+        attributes = _attributes(view, match.start("attrs"), match.end())
+        values = {name: view[start:end] for name, (start, end, _) in attributes.items()}
+        label = values.get("charset")
+        if label is None and values.get("http-equiv", "").lower() == "content-type":
+            # "algorithm for extracting a character encoding from a meta element" (HTML 2.5.x)
+            found = _META_CHARSET.search(values.get("content", ""))
+            label = found and next((g for g in found.groups()[1:] if g is not None), None)
+        codec = _codec(label) if label else None
+        if codec is not None:
+            # 13.2.3.2 step "get an attribute": UTF-16 in a <meta> means UTF-8; x-user-defined means windows-1252
+            return "utf-8" if codec.startswith("utf-16") else "cp1252" if codec == "x-user-defined" else codec
+    return None
+
+
+_ASCII_PAIRS = [bytes((first, second)) for first in range(128) for second in range(128)]
+
+
+@functools.lru_cache(maxsize=64)
+def _is_ascii_compatible(codec: str) -> bool:
+    """True when every ASCII byte means its ASCII character, whatever byte precedes it, so that the bytes can be
+    tokenized as they are. Not so for UTF-16 and EBCDIC, nor for codecs whose ASCII escape sequences change what
+    follows ("+" in UTF-7, "~{" in HZ, ESC in ISO-2022, "\\u" in raw_unicode_escape); and no other byte means an
+    ASCII character."""
+    try:
+        if not all(pair.decode(codec) == pair.decode("ascii") for pair in _ASCII_PAIRS):
+            return False
+    except (ValueError, LookupError):
+        return False
+    return not any(_decodes_to_ascii(bytes([byte]), codec) for byte in range(128, 256))
+
+
+def _decodes_to_ascii(data: bytes, codec: str) -> bool:
+    """True when *data* reads as ASCII text (mac-farsi's second "<", 0xBC): a delimiter the byte scan would miss."""
+    try:
+        return data.decode(codec).isascii()
+    except (ValueError, LookupError):
+        return False
+
+
+def _encoding(document: bytes, encoding: str | None) -> str:
+    """The document's encoding: BOM, then the *encoding* argument, then <meta>, then UTF-8 if the bytes are
+    UTF-8, else windows-1252 (HTML 13.2.3.1 "encoding sniffing"; the last step is its frequency analysis)."""
+    given = None if encoding is None else _codec(encoding)
+    if encoding is not None and given is None:
+        if _python_codec(encoding.strip(ASCII_WHITESPACE).lower()) is not None:
+            raise LookupError(f"encoding {encoding!r} is not a text encoding: it does not turn bytes into text")
+        raise LookupError(f"unknown encoding {encoding!r}: not a label of the Encoding Standard or of Python")
+    for bom, codec in _BOMS:
+        if document.startswith(bom):
+            return codec
+    if given is not None:
+        return given
+    declared = _meta_encoding(document)
+    if declared is not None:
+        return declared
+    if document.isascii():
+        return "utf-8"
+    try:
+        document.decode("utf-8")
+    except UnicodeDecodeError:
+        return "cp1252"
+    return "utf-8"
+
+

@@ -1,0 +1,261 @@
+"""Links, rewrite and absolutize over a whole document: scan, resolve against the base, replace spans in place."""
+
+from __future__ import annotations
+
+import codecs
+from collections.abc import Callable, Iterator
+from typing import TypeVar, Any, NamedTuple
+
+from ..uri.model import parse
+from ..uri.percent import percent_encode
+
+from .base import _base, _target
+from .css import _css_escape, css_escape_unencodable
+from .decoding import _decoded
+from .encoding import _BOMS, _encoding, _is_ascii_compatible
+from .places import ASCII_WHITESPACE, Link, REFRESH, SRCSET, TOKENS, URL
+from .tokenizer import _Found, _SURROGATES, _scan
+
+Document = TypeVar("Document", str, bytes)
+
+# ------------------------------------------------------------------------------------------- public functions
+class _Document(NamedTuple):
+    view: str  # the text tokenized: the str itself, bytes one character per byte, or the decoded bytes
+    codec: str | None  # the encoding of bytes input
+    starts: list[int] | None = None  # for decoded bytes, the input offset of each view offset (BOM included)
+
+    @property
+    def one_to_one(self) -> bool:
+        """True when view offsets are the input's offsets (str, or bytes tokenized one character per byte)."""
+        return self.starts is None
+
+    def offsets(self, positions: set[int]) -> dict[int, int]:
+        """Input offsets of view offsets: byte offsets of the decoded text's positions."""
+        starts = self.starts
+        return {p: p for p in positions} if starts is None else {p: starts[p] for p in positions}
+
+
+def _prepare(document: str | bytes, encoding: str | None) -> _Document:
+    if isinstance(document, str):
+        return _Document(document, None)
+    if not isinstance(document, (bytes, bytearray, memoryview)):
+        raise TypeError(f"an HTML document is bytes or str, not {type(document).__name__}")
+    data = bytes(document)
+    codec = _encoding(data, encoding)
+    if _is_ascii_compatible(codec):
+        return _Document(data.decode("latin-1"), codec)
+    # UTF-16, ISO-2022-JP and the like: tokenize the decoded text and map its offsets back to bytes.
+    bom = next((len(b) for b, c in _BOMS if data.startswith(b) and c == codec), 0)
+    text, starts = _decoded(data[bom:], codec)
+    return _Document(_SURROGATES.sub("\ufffd", text), codec, [bom + at for at in starts])
+
+
+class _Resolved(NamedTuple):
+    """A scanned document with the target of each URL it holds."""
+
+    prepared: _Document
+    found: list[_Found]
+    uris: list[str]
+    base: str | None  # the effective base
+    base_hrefs: set[int]  # the indices of the <base href> links, resolved against base_url
+    base_url: str | None
+
+    def links(self) -> Iterator[Link]:
+        """The Links, spans in input offsets."""
+        where = None if self.prepared.one_to_one else self.prepared.offsets({p for f in self.found for p in f.span})
+        for index, (f, uri) in enumerate(zip(self.found, self.uris)):
+            span = f.span if where is None else (where[f.span[0]], where[f.span[1]])
+            yield Link(f.tag, f.attr, f.raw, uri, span, self.base_url if index in self.base_hrefs else self.base)
+
+
+def _resolved(document: str | bytes, base_url: str | None, encoding: str | None) -> _Resolved:
+    """Scan *document* and resolve each URL against the document's base."""
+    prepared = _prepare(document, encoding)
+    scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
+    base = _base(scan.base.raw if scan.base is not None else None, base_url)
+    parsed_base = None if base is None else parse(base)
+    parsed_base_url = None if base_url is None else parse(base_url)
+    targets: dict[str, str] = {}  # a document repeats its links: each is resolved once
+    uris = []
+    for index, f in enumerate(scan.found):
+        if index in scan.base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
+            uris.append(_target(f.raw, parsed_base_url))
+            continue
+        uri = targets.get(f.raw)
+        if uri is None:
+            uri = targets[f.raw] = _target(f.raw, parsed_base)
+        uris.append(uri)
+    return _Resolved(prepared, scan.found, uris, base, scan.base_hrefs, base_url)
+
+
+def links(document: str | bytes, *, base_url: str | None = None, encoding: str | None = None) -> list[Link]:
+    """Every URL of an HTML *document* in document order, resolved against its base (RFC 3986 5.1.1, 5.2).
+
+    *base_url* is the retrieval URL (5.1.3); *encoding* overrides a <meta> declaration (a BOM still wins).
+    """
+    return list(_resolved(document, base_url, encoding).links())
+
+
+def _held(value: str, kind: str) -> str:
+    """*value* with what its place cannot hold percent-encoded (RFC 3986 2.1), so that it reads back as written:
+    NUL (HTML reads U+FFFD) and surrounding ASCII whitespace (stripped) anywhere; any ASCII whitespace in lists
+    (ping, itemtype) and srcset, which it would split; leading and trailing commas in srcset (the candidate
+    splitting drops them); quotes in a refresh URL (they end a quoted one and open an unquoted one). An empty
+    value fits only where a whole attribute is one URL: elsewhere it is a ValueError."""
+    if not value and kind != URL:
+        raise ValueError(f"an empty URL cannot be written in a {kind} value: it would vanish or change its neighbours")
+    inner = "\0" + (ASCII_WHITESPACE if kind in (TOKENS, SRCSET) else "") + ("'\"" if kind == REFRESH else "")
+    edges = ASCII_WHITESPACE + ("," if kind == SRCSET else "")
+    core = value.strip(edges)
+    head = value[: len(value) - len(value.lstrip(edges))]
+    tail = value[len(head) + len(core) :]
+    if any(c in inner for c in core):
+        core = "".join(percent_encode(c) if c in inner else c for c in core)
+    return percent_encode(head) + core + percent_encode(tail)
+
+
+def _needs_quotes(value: str) -> bool:
+    """Whether an unquoted attribute value must be quoted to be read back (13.2.5.38)."""
+    return not value or value[0] in "\"'" or any(c in value for c in "\t\n\f\r >")
+
+
+
+
+def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
+    """*value* escaped for its place (minimal escaping, issue 4) and the codec error handler for it."""
+    if css is not None:
+        value = _css_escape(value, css)
+    if quote == "<":
+        if "</" in value:  # "</style" would end the element: "<" as a CSS escape
+            value = value.replace("<", "\\00003c")
+        return value, CSS_ESCAPES
+    value = value.replace("&", "&amp;").replace("\r", "&#13;")  # a literal CR would be read as LF (13.2.3.5)
+    if quote == '"':
+        value = value.replace('"', "&quot;")
+    elif quote == "'":
+        value = value.replace("'", "&#39;")
+    return value, "xmlcharrefreplace"
+
+
+def rewrite(
+    document: Document,
+    repl: Callable[[Link], str],
+    *,
+    base_url: str | None = None,
+    encoding: str | None = None,
+) -> Document:
+    """*document* with each URL replaced by ``repl(link)``; every other byte is copied as it is.
+
+    A link whose new value equals its ``raw`` is not touched. A new value is written literally in the
+    document's encoding, escaped only as its place needs (``&`` and the quote in attributes; CSS escapes in
+    CSS; a numeric character reference for a character the encoding lacks; an unquoted value gets quotes only
+    when it must). The result has the type of *document*.
+    """
+    resolved = _resolved(document, base_url, encoding)
+    return _rewritten(document, resolved, [repl(link) for link in resolved.links()])
+
+
+def absolutize(document: Document, base_url: str | None = None, *, encoding: str | None = None) -> Document:
+    """*document* with every relative reference replaced by its absolute form (:func:`rewrite` with
+    ``lambda link: link.uri``)."""
+    resolved = _resolved(document, base_url, encoding)
+    return _rewritten(document, resolved, resolved.uris)
+
+
+def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Document:
+    """*document* with the URLs *resolved* found replaced by *news*, each escaped for its place."""
+    edits: list[tuple[int, int, str, str]] = []  # view start, view end, text, codec error handler
+    # Changes in unquoted values, grouped by value: one that must be quoted is quoted as a whole.
+    unquoted: dict[tuple[int, int], list[tuple[_Found, str]]] = {}
+    for f, new in zip(resolved.found, news):
+        if new == f.raw:
+            continue
+        new = _held(new, f.kind)
+        quote = f.quote
+        if quote and quote in "\"'<":
+            text, errors = _written(new, f.css, quote)
+            edits.append((f.span[0], f.span[1], text, errors))
+        else:
+            unquoted.setdefault((f.start, f.end), []).append((f, new))
+    if not edits and not unquoted:
+        return document
+    prepared = resolved.prepared
+    view = prepared.view
+    for (start, end), items in unquoted.items():
+        first, first_new = items[0]
+        if first.quote is None:  # an attribute without a value gets one
+            added = "'" if '"' in first_new and "'" not in first_new else '"'
+            text, errors = _written(first_new, first.css, added)
+            edits.append((start, end, f"={added}{text}{added}", errors))
+            continue
+        added = ""
+        value = view[start:end]
+        for item, item_new in sorted(items, key=lambda pair: pair[0].span, reverse=True):
+            value = value[: item.span[0] - start] + _written(item_new, item.css, "")[0] + value[item.span[1] - start :]
+        if _needs_quotes(value):
+            added = "'" if '"' in value and "'" not in value else '"'
+            edits.append((start, start, added, "strict"))
+            if '"' in view[start:end] and added == '"':  # a literal '"' of the old value, outside the URLs
+                edits.extend(
+                    (i, i + 1, "&quot;", "strict")
+                    for i in range(start, end)
+                    if view[i] == '"' and not any(a <= i < b for a, b in (item.span for item, _ in items))
+                )
+        for item, item_new in items:
+            text, errors = _written(item_new, item.css, added)
+            edits.append((item.span[0], item.span[1], text, errors))
+        if added:  # after the URL edits: an empty value's URL and both quotes share one position
+            edits.append((end, end, added, "strict"))
+    edits.sort(key=lambda edit: (edit[0], edit[1]))
+    return _apply(document, prepared, edits)
+
+
+def _apply(document: Document, prepared: _Document, edits: list[tuple[int, int, str, str]]) -> Document:
+    """*document* with each (start, end) of the view replaced by its text, encoded in the document's encoding."""
+    if not prepared.one_to_one:
+        where = prepared.offsets({p for start, end, _, _ in edits for p in (start, end)})
+        edits = [(where[start], where[end], text, errors) for start, end, text, errors in edits]
+    pieces: list[Any] = []
+    position = 0
+    codec = prepared.codec
+    for start, end, text, errors in edits:
+        pieces.append(document[position:start])
+        pieces.append(text if codec is None else _encoded(text, codec, errors))
+        position = end
+    pieces.append(document[position:])
+    return ("" if isinstance(document, str) else b"").join(pieces)
+
+
+# The "error handler" of a value in CSS: a character the encoding lacks is written as a CSS escape. Done by
+# css_escape_unencodable before encoding, so that no codec error handler is registered (no process-wide state).
+CSS_ESCAPES = "css-escapes"
+
+
+def _encoded(text: str, codec: str, errors: str) -> bytes:
+    """*text* in *codec*, a character it lacks written as the *errors* handler escapes it; character by character
+    when the codec refuses the handler (idna and punycode allow only "strict"). Never raises: a character
+    neither it nor its escape can be written in is written as its escape in ASCII."""
+    if errors == CSS_ESCAPES:
+        text, errors = css_escape_unencodable(text, codec), "strict"
+    try:
+        return text.encode(codec, errors)
+    except (ValueError, LookupError):
+        pass
+    pieces = []
+    for character in text:
+        try:
+            replacement = codecs.lookup_error(errors)(UnicodeEncodeError(codec, character, 0, 1, "not encodable"))[0]
+        except UnicodeEncodeError:  # "strict": a quote, always ASCII
+            replacement = character
+        escaped = replacement if isinstance(replacement, str) else replacement.decode("latin-1")
+        for form in (character, escaped):
+            try:
+                pieces.append(form.encode(codec))
+                break
+            except (ValueError, LookupError):
+                continue
+        else:
+            pieces.append(escaped.encode("ascii", "xmlcharrefreplace"))
+    return b"".join(pieces)
+
+

@@ -1,0 +1,401 @@
+"""The HTML tokenizer, the hot loop: locate tags, attributes, comments and raw text as the HTML standard's
+tokenization (13.2.5) does, and record where each value holding URLs lies in the input."""
+
+from __future__ import annotations
+
+import re
+from html.entities import html5 as NAMED_CHARACTER_REFERENCES
+from typing import NamedTuple
+
+from .css import read_css
+from .decoding import _decoded
+from .places import CSS, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, REFRESH, Reader, SRCSET, TOKENS, URL, WHITESPACE_CLASS, read_refresh, read_srcset, read_tokens, read_url
+
+
+
+# How the scan reads the value of each kind of place.
+READERS: dict[str, Reader] = {URL: read_url, TOKENS: read_tokens, SRCSET: read_srcset, CSS: read_css}
+
+# ---------------------------------------------------------------------------------------------------- tokenizer
+# 13.2.5.32-40: an attribute name runs to whitespace, "/", ">" or "=" (a leading "=" belongs to the name); a value
+# is double-quoted, single-quoted, or unquoted (to whitespace or ">"); "a= >" has an empty value. Once "=" is
+# seen a value must follow, so a quote left open at end of file makes the whole tag fail to match: the tag is
+# cut off and dropped (13.2.5.x "eof-in-tag"). Every loop is possessive, so matching is linear.
+_ATTRIBUTE = (
+    r"[^\t\n\f\r />][^\t\n\f\r />=]*+"
+    rf"(?:{WHITESPACE_CLASS}*+={WHITESPACE_CLASS}*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))|(?!{WHITESPACE_CLASS}*+=))"
+)
+_TAG_REST = rf"(?:[\t\n\f\r /]*+{_ATTRIBUTE})*+"
+_MARKUP = re.compile(
+    r"<(?:"
+    # 13.2.5.43-52 comments: "<!-->" and "<!--->" are complete, "--!>" closes, an open comment runs to the end.
+    r"!--(?:-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>|[\s\S]*+)"
+    r"|(?P<cdata>!\[CDATA\[)"  # a CDATA section in SVG and MathML, a bogus comment elsewhere (13.2.5.42)
+    r"|[!?][^>]*+>?"  # DOCTYPE (whose identifiers are not links) and bogus comments (13.2.5.41)
+    rf"|/(?P<end>[A-Za-z][^\t\n\f\r />]*+){_TAG_REST}[\t\n\f\r /]*+>"
+    rf"|(?P<start>[A-Za-z][^\t\n\f\r />]*+)(?P<attrs>{_TAG_REST})(?P<close>[\t\n\f\r /]*+>)"
+    r"|(?P<cut>/?[A-Za-z])"  # a tag that the end of the file cuts off: dropped, and nothing follows it
+    r"|/[^>]*+>?"  # "</>" is ignored; "</" and no letter starts a bogus comment
+    r")"
+)
+# 13.2.5.2-3, 13.2.5.4: raw text and RCDATA end at "</name" followed by whitespace, "/" or ">", in any case.
+_RAW_TEXT_END = {
+    name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.IGNORECASE)
+    for name in ("style", "xmp", "iframe", "noembed", "noframes", "title", "textarea")
+}
+# 13.2.5.4-31 script data: inside "<!--", a "<script" makes the next "</script>" not end the element.
+_SCRIPT_TOKENS = re.compile(r"<!--|-->|<(/?)script(?=[\t\n\f\r />])", re.IGNORECASE)
+_DASHES_GT = re.compile(r"-*>")
+# The markup that cannot hold a link or change the state of the scan, skipped inside the regex engine (in HTML
+# content): text, comments, bogus comments, end tags but </template>, and start tags that change no state and
+# have no attribute of a name that holds URLs somewhere.
+_SKIPPED_PATTERN = (
+    r"(?:[^<]++"
+    r"|<!--(?:-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>|[\s\S]*+)"
+    r"|<[!?][^>]*+>?"
+    rf"|</(?!(?i:template)[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+{_TAG_REST}[\t\n\f\r /]*+>"
+    r"|</(?![A-Za-z])[^>]*+>?"
+    r"|<(?!(?i:{names})[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+"
+    rf"(?:[\t\n\f\r /]*+(?!(?i:{{attributes}})[\t\n\f\r />=]){_ATTRIBUTE})*+[\t\n\f\r /]*+>"
+    r"|<(?![A-Za-z!?/])"
+    r")*+"
+)
+# The hints that a tag outside the table may still carry a link: style, itemtype, itemid (and href in SVG).
+_HTML_HINT = re.compile(r"style|item", re.IGNORECASE)
+_FOREIGN_HINT = re.compile(r"style|item|href", re.IGNORECASE)
+
+# 13.2.6.5 "in foreign content": these start tags (and </br>, </p>) leave SVG and MathML.
+_BREAKOUT = frozenset(
+    "b big blockquote body br center code dd div dl dt em embed h1 h2 h3 h4 h5 h6 head hr i img li listing menu "
+    "meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var".split()
+)
+_FONT_BREAKOUT = frozenset({"color", "face", "size"})  # a <font> with one of these leaves them too
+# 13.2.6 "HTML integration point" and "MathML text integration point": their content is HTML again.
+_INTEGRATION_POINTS = {
+    "svg": frozenset({"foreignobject", "desc", "title"}),
+    "math": frozenset({"mi", "mo", "mn", "ms", "mtext"}),
+}
+
+
+# Start tags that change the state of the scan even without a link: raw text, foreign content, templates.
+_STATE_TAGS = frozenset({"meta", "svg", "math", "template", "script", "style", "xmp", "iframe", "noembed",
+                         "noframes", "title", "textarea", "plaintext", "image"})
+
+
+def _trie(words: list[str]) -> str:
+    """A regex matching exactly *words*, factored by common prefixes (the regex engine tries fewer branches)."""
+    branches: dict[str, list[str]] = {}
+    for word in words:
+        branches.setdefault(word[:1], []).append(word[1:])
+    alternatives = [re.escape(first) + _trie(rest) for first, rest in sorted(branches.items()) if first]
+    if not alternatives:
+        return ""
+    pattern = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+    return f"(?:{pattern})?" if "" in branches else pattern
+
+
+_SKIPPED = re.compile(
+    _SKIPPED_PATTERN.replace("{names}", _trie(sorted(_STATE_TAGS))).replace(
+        "{attributes}", _trie(sorted({name for places in PLACES.values() for name in places} | {*GLOBAL_PLACES}))
+    )
+)
+
+
+class _Found(NamedTuple):
+    """A URL as the scan finds it (view offsets), with what rewriting needs to know of its place.
+
+    start and end delimit the enclosing value; quote is '"', "'", "" (unquoted), None (an attribute without a
+    value) or "<" (the text of a <style>); css is None outside CSS, else the quote of the CSS string holding
+    the URL or ")" inside an unquoted url().
+    """
+
+    tag: str
+    attr: str | None
+    raw: str
+    span: tuple[int, int]
+    start: int
+    end: int
+    quote: str | None
+    css: str | None
+    kind: str = "url"  # URL, TOKENS, SRCSET, CSS or REFRESH: how the place splits its value
+
+
+# --------------------------------------------------------------------------------------- character references
+# 13.2.5.72-80 character reference state; numeric references to C1 controls mean windows-1252 (13.2.5.80).
+_CHARACTER_REFERENCE = re.compile(r"&(?:#[xX]([0-9A-Fa-f]+);?|#([0-9]+);?|([A-Za-z][A-Za-z0-9]*;?))")
+_C1_REPLACEMENTS = {
+    n: c for n in range(0x80, 0xA0) if (c := bytes([n]).decode("cp1252", "ignore")) and ord(c) != n
+}
+
+
+def _character_reference(match: re.Match[str], follower: str) -> str | None:
+    """The text a character reference in an attribute value stands for, or None when it is literal text.
+
+    13.2.5.73: in an attribute, a named reference without ";" followed by "=" or an alphanumeric stays as
+    written (``?a=1&copy=2`` keeps ``&copy``); the regex takes the whole alphanumeric run, so only "=" is left.
+    """
+    hexadecimal, decimal, name = match.groups()
+    if name is not None:
+        if name not in NAMED_CHARACTER_REFERENCES or (name[-1] != ";" and follower == "="):
+            return None
+        return NAMED_CHARACTER_REFERENCES[name]
+    number = int(hexadecimal, 16) if hexadecimal is not None else int(decimal)
+    if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
+        return "\ufffd"
+    return _C1_REPLACEMENTS.get(number) or chr(number)
+
+
+# Lone surrogates a codec may yield (``\\udc80`` in raw_unicode_escape): not text, read as U+FFFD.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def _decode(view: str, start: int, end: int, codec: str | None, references: bool) -> tuple[str, list[int] | None]:
+    """The text of ``view[start:end]`` as the parser yields it, with the input offset of each character.
+
+    *codec* is the document's encoding when *view* holds bytes (one character per byte); undecodable bytes
+    become U+FFFD. The offsets are None when they are ``start + i``, else a list one longer than the text.
+    """
+    source = view[start:end]
+    transcode = codec is not None and not source.isascii()
+    if not transcode and not (references and "&" in source) and "\r" not in source:
+        return (source.replace("\0", "\ufffd") if "\0" in source else source), None
+    parts: list[str] = []
+    offsets: list[int] = []
+    position = start
+
+    def literal(stop: int) -> None:
+        text = view[position:stop]
+        if transcode and not text.isascii():
+            text, relative = _decoded(text.encode("latin-1"), codec)  # type: ignore[arg-type]
+            starts = [position + at for at in relative[:-1]]
+        else:
+            starts = list(range(position, stop))
+        if "\r" in text:  # 13.2.3.5 preprocessing: CR LF and a lone CR are LF (CR LF at the CR's offset)
+            kept = [i for i, c in enumerate(text) if not (c == "\n" and i and text[i - 1] == "\r")]
+            text = "".join(text[i] for i in kept).replace("\r", "\n")
+            starts = [starts[i] for i in kept]
+        parts.append(text)
+        offsets.extend(starts)
+
+    if references:
+        for match in _CHARACTER_REFERENCE.finditer(view, start, end):
+            text = _character_reference(match, view[match.end() : match.end() + 1] if match.end() < end else "")
+            if text is None:
+                continue
+            literal(match.start())
+            parts.append(text)
+            offsets.extend([match.start()] * len(text))
+            position = match.end()
+    literal(end)
+    offsets.append(end)
+    text = "".join(parts).replace("\0", "\ufffd")
+    if transcode:
+        text = _SURROGATES.sub("\ufffd", text)
+    return text, offsets
+
+
+# -------------------------------------------------------------------------------------------------- scanning
+def _script_end(view: str, position: int) -> int:
+    """Where the text of a <script> ends: the script data states of 13.2.5.4-31, escaped and double-escaped."""
+    state = 0  # 0: script data, 1: escaped (after "<!--"), 2: double escaped (after "<!--" and "<script")
+    while True:
+        match = _SCRIPT_TOKENS.search(view, position)
+        if match is None:
+            return len(view)
+        token, position = match.group(), match.end()
+        if token == "<!--":
+            dashes = _DASHES_GT.match(view, position)
+            if dashes is not None:  # "<!-->", "<!--->": the dashes of "<!--" close it again
+                state, position = 0, dashes.end()
+            elif state == 0:
+                state = 1
+        elif token == "-->":
+            state = 0
+        elif match.group(1):
+            if state != 2:
+                return match.start()
+            state = 1
+        elif state == 1:
+            state = 2
+
+
+# The attributes the scan reads: those that hold URLs, <meta>'s charset, http-equiv and content, and the names
+# that make a <font> leave SVG.
+_READ_ATTRIBUTES = _trie(
+    sorted(
+        {name for places in PLACES.values() for name in places}
+        | {*FOREIGN_PLACES}
+        | {"charset", "http-equiv", "content"}
+        | _FONT_BREAKOUT
+    )
+)
+# One read attribute, after the attributes before it that are not read (skipped inside the regex engine).
+_READ_ATTRIBUTE = re.compile(
+    rf"(?:[\t\n\f\r /]*+(?!(?i:{_READ_ATTRIBUTES})[\t\n\f\r />=]){_ATTRIBUTE})*+"
+    rf"[\t\n\f\r /]*+(?P<name>(?i:{_READ_ATTRIBUTES}))(?=[\t\n\f\r />=])"
+    rf"(?:{WHITESPACE_CLASS}*+={WHITESPACE_CLASS}*+(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))))?"
+)
+
+
+def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, str | None]]:
+    """The read attributes of a tag, from *start* to its ">" at *end*: lower-case name -> (value start, value end,
+    quote); the first of a name wins."""
+    attributes: dict[str, tuple[int, int, str | None]] = {}
+    match = _READ_ATTRIBUTE.match(view, start, end)
+    while match is not None:
+        name, double, single, unquoted = match.groups()
+        name = name.lower()
+        if name not in attributes:  # 13.2.5.33: a duplicate attribute is dropped
+            if double is not None:
+                attributes[name] = (match.start(2), match.end(2), '"')
+            elif single is not None:
+                attributes[name] = (match.start(3), match.end(3), "'")
+            elif unquoted is not None:
+                attributes[name] = (match.start(4), match.end(4), "")
+            else:
+                attributes[name] = (match.end(), match.end(), None)
+        match = _READ_ATTRIBUTE.match(view, match.end(), end)
+    return attributes
+
+
+class _Scan(NamedTuple):
+    found: list[_Found]
+    base: _Found | None  # the first <base href> outside templates
+    base_hrefs: set[int]  # the indices in found of every HTML <base href>
+
+
+def _scan(view: str, codec: str | None) -> _Scan:
+    """Tokenize *view* once, collecting the URLs in document order and the document's <base href>."""
+    found: list[_Found] = []
+    base: _Found | None = None
+    base_hrefs: set[int] = set()
+    templates = 0
+    stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
+    position = 0
+    search, match_markup, skip = _MARKUP.search, _MARKUP.match, _SKIPPED.match
+
+    def collect(tag: str, name: str, kind: str, value: tuple[int, int, str | None]) -> None:
+        start, end, quote = value
+        text = view[start:end]
+        if kind == URL and "&" not in text and text.isprintable() and (codec is None or text.isascii()):
+            # the common case, inlined: a plain value without references, NUL or whitespace but spaces
+            if not text or text[0] != " " and text[-1] != " ":
+                found.append(_Found(tag, name, text, (start, end), start, end, quote, None, kind))
+                return
+        text, offsets = _decode(view, start, end, codec, True)
+        for a, b, raw, css in READERS[kind](text):
+            span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
+            found.append(_Found(tag, name, raw, span, start, end, quote, css, kind))
+
+    def collect_style_text(tag: str, start: int, end: int) -> None:
+        text, offsets = _decode(view, start, end, codec, False)
+        for a, b, raw, css in read_css(text):
+            span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
+            found.append(_Found(tag, None, raw, span, start, end, "<", css, CSS))
+
+    while True:
+        if stack:
+            match = search(view, position)
+        else:  # in HTML content, only the markup that matters reaches Python
+            match = match_markup(view, skip(view, position).end())  # type: ignore[union-attr]  # "*" matches
+        if match is None:
+            break
+        position = match.end()
+        kind = match.lastgroup
+        if kind is None:
+            continue
+        namespace = stack[-1][1] if stack else "html"
+        if kind == "close":
+            tag = match.group("start").lower()
+            attributes_start, attributes_end = match.span("attrs")
+            if namespace == "html" and (tag == "svg" or tag == "math"):  # the root is an SVG/MathML element
+                namespace = tag
+            if namespace != "html":
+                if tag in _BREAKOUT or (
+                    tag == "font"
+                    and not _attributes(view, attributes_start, position).keys().isdisjoint(_FONT_BREAKOUT)
+                ):
+                    while stack and stack[-1][1] != "html":
+                        stack.pop()
+                    namespace = stack[-1][1] if stack else "html"
+            if namespace != "html":
+                self_closing = match.group("close").endswith("/>")
+                if _FOREIGN_HINT.search(view, attributes_start, attributes_end):
+                    count = len(found)
+                    attributes = _attributes(view, attributes_start, position)
+                    for name, place in FOREIGN_PLACES.items():
+                        if name in attributes:
+                            collect(tag, name, place, attributes[name])
+                    if len(found) - count > 1:
+                        found[count:] = sorted(found[count:], key=lambda f: f.span)
+                if not self_closing:
+                    if tag in _INTEGRATION_POINTS[namespace]:
+                        stack.append((tag, "html"))
+                    elif tag == namespace:
+                        stack.append((tag, namespace))
+                    elif tag == "style":  # an SVG <style> is not raw text, but its text (or CDATA) is still CSS
+                        text_end = view.find("<", position)
+                        text_end = len(view) if text_end == -1 else text_end
+                        collect_style_text(tag, position, text_end)
+                        if view.startswith("<![CDATA[", text_end):
+                            cdata_end = view.find("]]>", text_end)
+                            collect_style_text(tag, text_end + 9, len(view) if cdata_end == -1 else cdata_end)
+                            position = len(view) if cdata_end == -1 else cdata_end + 3
+                continue
+            if tag == "image":  # 13.2.6.4.7: "Change the token's tag name to img"
+                tag = "img"
+            places = PLACES.get(tag)
+            count = len(found)
+            if places is not None or tag == "meta" or _HTML_HINT.search(view, attributes_start, attributes_end):
+                attributes = _attributes(view, attributes_start, position)
+                for name, place in (places or {}).items():
+                    if name in attributes:
+                        collect(tag, name, place, attributes[name])
+                        if tag == "base":
+                            base_hrefs.add(len(found) - 1)
+                            if base is None and templates == 0:
+                                base = found[-1]
+                for name, place in GLOBAL_PLACES.items():
+                    if name in attributes:
+                        collect(tag, name, place, attributes[name])
+                if tag == "meta" and "content" in attributes and "http-equiv" in attributes:
+                    start, end, _ = attributes["http-equiv"]
+                    if _decode(view, start, end, codec, True)[0].lower() == "refresh":
+                        start, end, quote = attributes["content"]
+                        text, offsets = _decode(view, start, end, codec, True)
+                        for a, b, raw, _css in read_refresh(text):
+                            span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
+                            found.append(_Found(tag, "content", raw, span, start, end, quote, None, REFRESH))
+                if len(found) - count > 1:  # in the order of the attributes
+                    found[count:] = sorted(found[count:], key=lambda f: f.span)
+            if tag not in _STATE_TAGS:
+                continue
+            if tag == "template":
+                templates += 1
+            elif tag == "script":
+                position = _script_end(view, position)
+            elif tag in _RAW_TEXT_END:
+                end_tag = _RAW_TEXT_END[tag].search(view, position)
+                text_end = len(view) if end_tag is None else end_tag.start()
+                if tag == "style":
+                    collect_style_text(tag, position, text_end)
+                position = text_end
+            elif tag == "plaintext":  # 13.2.5.5: everything after it is text
+                break
+        elif kind == "end":
+            tag = match.group("end").lower()
+            if stack and stack[-1][0] == tag:
+                stack.pop()
+            elif namespace != "html" and tag in ("p", "br"):
+                while stack and stack[-1][1] != "html":
+                    stack.pop()
+            elif tag == "template" and namespace == "html" and templates:
+                templates -= 1
+        elif kind == "cdata":
+            close = view.find("]]>" if namespace != "html" else ">", position)
+            position = len(view) if close == -1 else close + (3 if namespace != "html" else 1)
+        else:  # "cut": a tag the end of the file cuts off is dropped (13.2.5.x eof-in-tag)
+            break
+    return _Scan(found, base, base_hrefs)
+
+

@@ -1,0 +1,427 @@
+"""Inputs and outputs, as every front end needs them: an input named by path or ``-``, its BOM and charset
+decoding (``surrogateescape``, so no byte is lost), line and column of offsets into a text read in chunks, HTML
+sniffing, checked writes and atomic replacement of a file in place."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+import shutil
+import stat
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TextIO
+
+from .errors import InputError
+
+STDIN = "-"
+ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
+CHUNK_SIZE = 1 << 20  # bytes read at a time: memory stays bounded on a file of any size
+SNIFF_SIZE = 1024  # bytes looked at to tell an HTML input from plain text
+# Byte order marks (Unicode 15.0 section 23.8), the UTF-32-LE one before the UTF-16-LE one it starts with.
+BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+# Codecs that read (and write) a BOM themselves: without one, their text is read as this codec, as HTML does.
+BOM_LESS = {"utf-8-sig": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}
+UNDECODED = re.compile("[\udc80-\udcff]+")  # PEP 383: the lone surrogates surrogateescape decodes bad bytes to
+
+
+
+class OutputError(Exception):
+    """An output that cannot be written, or a file that is not replaced; the message names it and says why."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """One input named on the command line: a path, or ``-`` for standard input; *encoding* is ``--encoding``."""
+
+    name: str
+    encoding: str | None
+
+    @property
+    def label(self) -> str:
+        return "<stdin>" if self.name == STDIN else self.name
+
+    def open_binary(self) -> IO[bytes]:
+        """The input as a binary stream (standard input is left open when the stream is done with)."""
+        if self.name == STDIN:
+            return nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
+        try:
+            return open(self.name, "rb")  # noqa: SIM115
+        except OSError as error:
+            raise InputError(self.label, error.strerror or str(error)) from None
+
+    def read(self, binary: IO[bytes], size: int = -1) -> bytes:
+        """*size* more bytes of *binary* (all of them when negative); a read error names this input."""
+        try:
+            return binary.read(size)
+        except OSError as error:  # e.g. a directory
+            raise InputError(self.label, error.strerror or str(error)) from None
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How the bytes of a text input are text: a byte order mark (kept as it is), then *codec* (BOM-less)."""
+
+    bom: bytes
+    codec: str
+
+
+def text_codec(source: Input, label: str) -> str:
+    """The BOM-less Python codec *label* names; an unknown label or a codec that is no text encoding (``rot13``,
+    ``base64``) is an error of *source*."""
+    try:
+        name = codecs.lookup(label).name
+    except LookupError:
+        raise InputError(source.label, f"unknown encoding {label!r}") from None
+    try:
+        "".encode(name)  # refuses bytes-to-bytes and str-to-str codecs (bytes.decode skips that check on b"")
+    except (LookupError, UnicodeError):  # UnicodeError: the "undefined" codec, which refuses all text
+        raise InputError(source.label, f"{label!r} is not a text encoding") from None
+    return BOM_LESS.get(name, name)
+
+
+def text_encoding(source: Input, head: bytes) -> Encoding:
+    """A BOM decides, as it does for HTML (HTML 13.2.3.1 step 1, "BOM sniffing"); else ``--encoding``, else UTF-8."""
+    given = None if source.encoding is None else text_codec(source, source.encoding)
+    for bom, codec in BOMS:
+        if head.startswith(bom):
+            return Encoding(bom, codec)
+    return Encoding(b"", given or "utf-8")
+
+
+@dataclass
+class Undecodable:
+    """The bytes of an input that did not decode: how many, and the line and column of the first."""
+
+    count: int = 0
+    line: int = 0
+    column: int = 0
+
+    def check(self, text: str, offset: int, line: int, line_start: int) -> None:
+        """Look at *text*, which starts at *offset* on *line*; that line starts at offset *line_start*."""
+        if text.isascii():
+            return
+        runs = [run.span() for run in UNDECODED.finditer(text)]
+        if runs and not self.count:
+            at = runs[0][0]
+            newlines = text.count("\n", 0, at)
+            if newlines:
+                line, line_start = line + newlines, offset + text.rfind("\n", 0, at) + 1
+            self.line, self.column = line, offset + at - line_start + 1
+        self.count += sum(end - start for start, end in runs)
+
+    def warn(self, source: Input, encoding: Encoding, stderr: IO[str]) -> None:
+        if self.count:
+            print(
+                f"linkkit: {source.label}:{self.line}:{self.column}: warning: {self.count} byte(s) not valid "
+                f"{encoding.codec}; kept unchanged",
+                file=stderr,
+            )
+
+
+def decoded_chunks(
+    source: Input, encoding: Encoding, head: bytes, binary: IO[bytes], undecodable: Undecodable
+) -> Iterator[str]:
+    """The text after the BOM of *head* and the rest of *binary*, decoded chunk by chunk, noting bytes that do not
+    decode; bytes that cannot even be kept (UTF-16 of odd length) are an error naming their offset."""
+    decoder = codecs.getincrementaldecoder(encoding.codec)(errors=ERRORS)
+    offset, line, line_start = 0, 1, 0
+    given = len(encoding.bom)  # bytes given to the decoder so far
+    data, final = head[given:], False
+    while not final:
+        final = not data
+        held = len(decoder.getstate()[0])  # bytes of an unfinished character, from the last call
+        try:
+            chunk = decoder.decode(data, final=final)
+        except UnicodeDecodeError as error:
+            at = given - held + error.start
+            raise InputError(source.label, f"cannot decode byte {at} as {encoding.codec}: {error.reason}") from None
+        given += len(data)
+        if chunk:
+            undecodable.check(chunk, offset, line, line_start)
+            newlines = chunk.count("\n")
+            if newlines:
+                line, line_start = line + newlines, offset + chunk.rfind("\n") + 1
+            offset += len(chunk)
+            yield chunk
+        if not final:
+            data = source.read(binary, CHUNK_SIZE)
+
+
+def encoded(text: str, encoder: codecs.IncrementalEncoder) -> bytes:
+    """*text* in the encoder's codec, undecodable bytes (lone surrogates, PEP 383) written back as themselves.
+
+    Done here rather than by ``surrogateescape``, which the UTF-16 and UTF-32 encoders do not implement.
+    """
+    if text.isascii() or UNDECODED.search(text) is None:
+        return encoder.encode(text)
+    out, copied = bytearray(), 0
+    for bad in UNDECODED.finditer(text):
+        out += encoder.encode(text[copied:bad.start()])
+        out += bytes(ord(c) - 0xDC00 for c in bad.group())
+        copied = bad.end()
+    out += encoder.encode(text[copied:])
+    return bytes(out)
+
+
+# -- output: every write checked ---------------------------------------------------------------------------------
+
+
+class Output:
+    """A binary output whose every write is checked: a failure (a full disk) is a :class:`OutputError` naming it.
+
+    A closed pipe (:class:`BrokenPipeError`) is let through: :func:`main` ends quietly on it.
+    """
+
+    def __init__(self, stream: IO[bytes], label: str) -> None:
+        self.stream = stream
+        self.label = label
+
+    def write(self, data: bytes) -> None:
+        """Write all of *data*: a buffered stream takes only part of a large write when the pipe closes or the disk
+        fills, says so only by the count it returns, and raises the error on the next write."""
+        view = memoryview(data)
+        while view:
+            view = view[self._checked(self.stream.write, view):]
+
+    def flush(self) -> None:
+        self._checked(self.stream.flush)
+
+    def _checked(self, operation: Callable[..., int | None], *arguments: memoryview) -> int:
+        try:
+            return operation(*arguments) or 0
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputError(f"{self.label}: cannot write: {error.strerror or error}") from None
+
+
+def standard_output(stdout: TextIO) -> Output:
+    """The binary buffer under *stdout*, after what was written to it as text."""
+    stdout.flush()
+    return Output(stdout.buffer, "<stdout>")
+
+
+@dataclass
+class Target:
+    """Where the new content of a file goes, and whether it differs from the old (an unchanged file is kept)."""
+
+    output: Output
+    changed: bool = True
+
+
+def temporary_path(path: Path, pid: int) -> Path:
+    """The temporary file a run with process id *pid* writes *path*'s new content into, beside it."""
+    return path.with_name(f".{path.name}.linkkit-tmp-{pid}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True
+
+
+def _remove_stale_temporaries(path: Path) -> None:
+    """Remove the temporary files of *path* left by runs that were killed (SIGKILL): their process is gone."""
+    prefix = temporary_path(path, 0).name[:-1]
+    with os.scandir(path.parent) as entries:
+        stale = [
+            entry.path for entry in entries
+            if entry.name.startswith(prefix) and entry.name[len(prefix):].isdigit()
+            and not _alive(int(entry.name[len(prefix):]))
+        ]
+    for name in stale:
+        Path(name).unlink(missing_ok=True)
+
+
+def _replaceable(path: Path, force: bool) -> os.stat_result | None:
+    """The status of the file *path* (None when there is none yet), refusing what a replacement would damage:
+    a read-only file, and a file with several hard links (a rename would split them), unless *force*."""
+    try:
+        status = path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
+    if force or not stat.S_ISREG(status.st_mode):
+        return status
+    if not status.st_mode & 0o222 or not os.access(path, os.W_OK):
+        raise OutputError(f"{path}: read-only; not replaced (--force replaces it)")
+    if status.st_nlink > 1:
+        raise OutputError(
+            f"{path}: has {status.st_nlink} hard links, which replacing it would split; not replaced (--force "
+            "writes through the file itself, keeping them, but not atomically)"
+        )
+    return status
+
+
+def _write_through(temporary: Path, path: Path) -> None:
+    """Copy *temporary* into *path* through its own inode: its hard links, owner and mode stay (not atomic)."""
+    with open(temporary, "rb") as source, open(path, "r+b") as target:
+        shutil.copyfileobj(source, target, CHUNK_SIZE)
+        target.truncate()
+        target.flush()
+        os.fsync(target.fileno())
+
+
+def _install(temporary: Path, path: Path, status: os.stat_result | None, force: bool) -> None:
+    """Make *temporary* the file *path*, keeping the old file's mode, owner and group."""
+    if status is not None and status.st_nlink > 1:  # only with force: _replaceable refused it otherwise
+        _write_through(temporary, path)
+        return
+    if status is not None:
+        os.chmod(temporary, stat.S_IMODE(status.st_mode))
+        mine = temporary.stat()
+        if (mine.st_uid, mine.st_gid) != (status.st_uid, status.st_gid):
+            try:
+                os.chown(temporary, status.st_uid, status.st_gid)
+            except PermissionError:
+                if not force:
+                    raise OutputError(
+                        f"{path}: owned by {status.st_uid}:{status.st_gid}, which replacing it would change; not "
+                        "replaced (--force writes through the file itself, keeping them, but not atomically)"
+                    ) from None
+                _write_through(temporary, path)
+                return
+    os.replace(temporary, path)
+
+
+@contextmanager
+def replacing(path: Path, force: bool) -> Iterator[Target]:
+    """A target for the new content of the file *path*: a temporary file beside it (``.NAME.linkkit-tmp-PID``)
+    renamed over it when complete, the file's mode and owner kept. A device or pipe (``/dev/stdout``) is written
+    directly. The file is left as it was when the content fails, is unchanged, or cannot be installed."""
+    status = _replaceable(path, force)
+    if status is not None and not stat.S_ISREG(status.st_mode):
+        try:
+            with open(path, "wb") as stream:
+                target = Target(Output(stream, str(path)))
+                yield target
+                target.output.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:  # opening it, or closing it (the last flush)
+            raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
+        return
+    path = path.resolve()  # a symbolic link is followed: its target is replaced and the link stays a link
+    temporary = temporary_path(path, os.getpid())
+    try:
+        _remove_stale_temporaries(path)
+        temporary.unlink(missing_ok=True)
+        # Mode 0o666 less the umask, as for any new file; the old file's mode replaces it in _install.
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    except OSError as error:
+        raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
+    try:
+        with open(descriptor, "wb") as stream:
+            target = Target(Output(stream, str(path)))
+            yield target
+            target.output.flush()
+            os.fsync(stream.fileno())  # the new content is on disk before the rename makes it the file
+        if target.changed:
+            _install(temporary, path, status, force)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+
+class Lines:
+    """Line and column of increasing offsets into a text read in chunks, holding only the latest chunks.
+
+    A reference from :func:`linkkit.scanner.finditer_stream` starts at most about ``chunk_size + max_length``
+    characters before the end of what the stream has read (its memory bound), so older chunks are only counted.
+    """
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.chunks: deque[str] = deque()
+        self.held = 0
+        self.base = 0  # offset of chunks[0]
+        self.cursor = 0  # newlines are counted up to here
+        self.line = 1
+        self.line_start = 0
+
+    def feed(self, chunk: str) -> str:
+        self.chunks.append(chunk)
+        self.held += len(chunk)
+        while len(self.chunks) > 1 and self.held - len(self.chunks[0]) >= self.keep:
+            self._advance(self.base + len(self.chunks[0]))
+        return chunk
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of *offset*, which is not before the last offset located."""
+        if offset < self.cursor:
+            raise ValueError(f"offset {offset} is before {self.cursor}, which was already passed")
+        self._advance(offset)
+        return self.line, offset - self.line_start + 1
+
+    def _advance(self, offset: int) -> None:
+        while self.cursor < offset:
+            first = self.chunks[0]
+            end = self.base + len(first)
+            stop = min(offset, end)
+            newlines = first.count("\n", self.cursor - self.base, stop - self.base)
+            if newlines:
+                self.line += newlines
+                self.line_start = self.base + first.rfind("\n", self.cursor - self.base, stop - self.base) + 1
+            self.cursor = stop
+            if stop == end:
+                self.chunks.popleft()
+                self.held -= len(first)
+                self.base = end
+
+
+
+class ByteLines:
+    """Line and column of increasing byte offsets into a document held whole: 1-based, counting LF bytes and bytes
+    (what a byte span means; exact in every ASCII-compatible encoding, a UTF-16 or UTF-32 document's LF is two or
+    four bytes that this count does not pair)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.cursor = 0
+        self.line = 1
+        self.line_start = 0
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of *offset*, which is not before the last offset located."""
+        if offset < self.cursor:
+            raise ValueError(f"offset {offset} is before {self.cursor}, which was already passed")
+        newlines = self.data.count(b"\n", self.cursor, offset)
+        if newlines:
+            self.line += newlines
+            self.line_start = self.data.rfind(b"\n", self.cursor, offset) + 1
+        self.cursor = offset
+        return self.line, offset - self.line_start + 1
+
+
+# -- HTML sniffing: is an input an HTML document? ---------------------------------------------------------------------
+
+HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
+# An input that opens, after whitespace and comments, with an HTML doctype or an html, head or body tag.
+_HTML_START = re.compile(r"(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html|head|body)[\s/>]", re.IGNORECASE | re.DOTALL)
+
+
+def looks_like_html(source: Input, data: bytes) -> bool:
+    """HTML by extension (.html, .htm, .xhtml, .shtml) or by content: the input starts as an HTML document."""
+    if Path(source.name).suffix.lower() in HTML_SUFFIXES:
+        return True
+    head = data[:SNIFF_SIZE]
+    bom, codec = next(((bom, codec) for bom, codec in BOMS if head.startswith(bom)), (b"", "latin-1"))
+    return _HTML_START.match(head[len(bom):].decode(codec, "ignore")) is not None

@@ -1,0 +1,74 @@
+"""The delimiting rules of the plain-text scanner, as data: each entry says what a character does at the edge of a
+reference and why (RFC 3986 appendix C, RFC 2396 appendix E, the RFC 1738 appendix).  The scanner compiles its
+patterns from these tables; changing a rule is changing an entry here."""
+
+from __future__ import annotations
+
+from .reference import Delimiter
+
+# --- bounds: every walk is bounded or consumes what it walks over -----------------------------------------------
+
+MAX_SCHEME = 64  # the longest IANA scheme name has 38 characters; a longer run before ":" is prose or code
+MAX_LOCAL_PART = 64  # RFC 5321 4.5.3.1.1: a local-part has at most 64 octets
+MAX_WRAP = 64  # whitespace that may wrap a reference: around a line break, between "<", "URL:" and the scheme
+
+
+# --- character classes: derived from linkkit.charset (RFC 3986 section 2), never retyped ---------------------------
+
+# RFC 3987 2.2 (ucschar): non-ASCII letters, marks, digits and symbols ("http://🍄.example/", "/¢/") belong to
+# an IRI and are kept as written, as are ZERO WIDTH (NON-)JOINER, which Indic words and emoji sequences need.
+# Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference (policy rule 10); so do
+# the other format characters (ZERO WIDTH SPACE, SOFT HYPHEN, the bidirectional controls of RFC 3987 4.1) and
+# the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which CJK prose uses as punctuation --
+# their full-width letters and digits stay.
+IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}\uff01-\uff64]|[\p{L}\p{N}\u200c\u200d]"
+
+# A closing bracket ends a bare reference unless an opening partner precedes it inside the reference (policy
+# rule 5): "(see http://example.org/)" versus "http://en.example.org/wiki/URI_(disambiguation)"; IPv6 literals
+# ("http://[::1]/", RFC 3986 3.2.2) are the reason "[" and "]" are counted too.
+CLOSING = {")": "(", "]": "["}
+
+# Policy rule 4: the hyphens a line may break after, each with its reading in ``.uri`` and its other reading
+# (``.alternatives``), RFC 2396 appendix E: "the hyphen may or may not actually be part of the URL".
+HYPHEN_READINGS = {
+    "-": ("-", ""),  # a URI's own "-", or one a typesetter added: kept, else dropped
+    # U+2010 HYPHEN is no URI character: groff (every man page) prints it where it breaks a word, but also in
+    # place of a word's own "-" -- dropped, else read as that "-".
+    "\u2010": ("", "-"),
+    # U+00AD SOFT HYPHEN only marks where a word may be broken, and shows only there: dropped either way.
+    "\u00ad": ("", ""),
+}
+
+# Characters that may appear inside a bare reference but are never its last (RFC 3986 appendix C: "punctuation
+# marks that might be mistaken for part of the URI"); a trailing run of them ("...") goes too.  One entry each:
+PROSE_PUNCTUATION = {
+    ".": "ends a sentence: 'pick it up from http://example.org/.'",
+    ",": "separates items of a list: 'http://a.example/, http://b.example/'",
+    ";": "separates clauses",
+    ":": "introduces what follows: 'at http://example.org/: it says'",
+    "!": "ends an exclamation",
+    "?": "ends a question: 'did you try http://example.org/?'",
+    "'": "closes a single-quoted reference: 'http://example.org/'",
+    "*": "closes Markdown emphasis: **http://example.org/** (GFM 6.9 trims it too); a sub-delim that real URIs "
+    "hardly ever end with -- unlike the unreserved '_' and '~' (RFC 3986 2.3), which stay",
+}
+
+# Openers and their closers, for naming the delimiter of a bare reference (policy rule 1): RFC 3986 appendix C's
+# double quotes, single quotes, the brackets of prose and Markdown, and their CJK and full-width forms.
+ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
+    '"': ('"', "quote"),
+    "'": ("'", "quote"),
+    "\u201c": ("\u201d", "quote"),  # “ ”
+    "\u2018": ("\u2019", "quote"),  # ‘ ’
+    "\u300c": ("\u300d", "quote"),  # 「 」
+    "\u300e": ("\u300f", "quote"),  # 『 』
+    "(": (")", "bracket"),
+    "[": ("]", "bracket"),
+    "\uff08": ("\uff09", "bracket"),  # （ ）
+    "\u3010": ("\u3011", "bracket"),  # 【 】
+    "<": (">", "angle"),  # an e-mail in <...>; URIs in <...> take the angle path below
+}
+
+
+# A "," or ";" right before another "scheme://" separates two references of a list.
+LIST_SEPARATORS = ",;"

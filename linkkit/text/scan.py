@@ -1,0 +1,619 @@
+"""The plain-text scanner: find the URI references a careful reader would, as RFC 3986 appendix C (draft appendix E),
+RFC 2396 appendix E and the RFC 1738 appendix tell a reader to delimit them, in one linear pass.
+
+After robinst/linkify: compiled patterns find *triggers* (a ``:`` after a scheme character, ``www.`` and
+``ftp.``, ``@`` when e-mails are wanted); from each trigger the scanner walks back to the reference's start, looks
+at what delimits it (``<...>``, ``URL:``, quotes, brackets, Markdown), and walks forward to its end.  Text without a
+trigger costs a regex search per kind of trigger and no Python work per character; every walk is bounded or
+consumes what it walks over, so the scan is linear in the length of the text.
+
+>>> [ref.uri for ref in finditer('Yes, Jim, I found it under "http://www.w3.org/Addressing/".')]
+['http://www.w3.org/Addressing/']
+>>> findall("see <URL:ftp://ds.internic.\\n  net/rfc/> or www.example.org.")
+['ftp://ds.internic.net/rfc/', 'http://www.example.org']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import regex
+
+from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS
+from ..uri.percent import percent_encode
+from .reference import Delimiter, Kind, Reference
+from .rules import (
+    CLOSING, ENCLOSERS, HYPHEN_READINGS, IRI_CHARACTERS, LIST_SEPARATORS, MAX_LOCAL_PART, MAX_SCHEME, MAX_WRAP,
+    PROSE_PUNCTUATION,
+)
+from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
+from ..uri.urn import URNError, is_urn, parse_urn
+
+__all__ = ["Reference", "ScanOptions", "finditer", "findall", "sub", "subn"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ScanOptions:
+    """What the scanner looks for; passed to :func:`finditer` and its kin as keyword arguments.
+
+    - ``abbreviated``: complete ``www.`` hosts with ``http://`` and ``ftp.`` hosts with ``ftp://`` (RFC 3986
+      draft appendix F, "Abbreviated URIs"); ``.raw`` keeps what was written.
+    - ``emails``: find bare e-mail addresses (``user@example.org``) as ``mailto:`` references.
+    - ``max_length``: the longest reference, in characters, counted from its first character; a longer run of URI
+      characters is cut there (and the scan goes on after it).  It bounds the memory of :func:`finditer_stream`.
+    """
+
+    abbreviated: bool = True
+    emails: bool = False
+    max_length: int = 1 << 20
+
+    def __post_init__(self) -> None:
+        for name, kind in (("abbreviated", bool), ("emails", bool), ("max_length", int)):
+            value = getattr(self, name)
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise TypeError(f"option {name} takes a {kind.__name__}, not {type(value).__name__}: {value!r}")
+        if self.max_length < 1:
+            raise ValueError(f"max_length must be at least 1, not {self.max_length!r}")
+
+
+# The typesetters' hyphens are no URI characters: they join a reference only right before a line break.
+_TYPESET_HYPHENS = "".join(hyphen for hyphen in HYPHEN_READINGS if hyphen not in URI_CHARS)
+_BEFORE_LINE_BREAK = r"(?=[^\S\r\n]*[\r\n])"
+
+
+def _class(chars: str, *, plus: str = "", minus: str = "") -> str:
+    """A regex character class of *chars* (less *minus*) and the raw class items *plus*."""
+    return "[" + "".join(regex.escape(c) for c in chars if c not in minus) + plus + "]"
+
+
+# A "," or ";" right before another "scheme://" separates two references of a list ("http://a.example/,http://
+# b.example/"); inside a query a second URI follows "=" instead ("?url=http://b.example/").
+_LIST_SEPARATOR = (
+    rf"[{LIST_SEPARATORS}](?!{_class(ALPHA)}{_class(SCHEME_CHARS)}{{0,{MAX_SCHEME - 1}}}://)"
+)
+_LIST_SEPARATOR_REACH = MAX_SCHEME + 4  # how far past a "," the run may look
+# Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
+# closing brackets, which the walk forward weighs one at a time, and list separators.
+_BARE_RUN = regex.compile(
+    "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS) + "++|" + _LIST_SEPARATOR + "|"
+    + IRI_CHARACTERS + ")*+"
+)
+# Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
+# typesetter's hyphen at a line break (policy rule 4).
+_ANGLE_RUN = regex.compile(
+    "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
+    + _BEFORE_LINE_BREAK + ")*+"
+)
+_PROSE_RUN_BACK = regex.compile(_class("".join(PROSE_PUNCTUATION)) + "+", regex.REVERSE)
+
+# --- walking back ----------------------------------------------------------------------------------------------
+
+# RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ); walked back from the ":" trigger.
+_SCHEME_RUN_BACK = regex.compile(_class(SCHEME_CHARS) + "+", regex.REVERSE)
+_ALPHA_SET = frozenset(ALPHA)
+_DIGIT_SET = frozenset(DIGIT)
+_SCHEME_SET = frozenset(SCHEME_CHARS)
+# RFC 1738 appendix / RFC 2396 appendix E: "<", optional "URL:" (any case), whitespace in between is ignored.
+_ANGLE_OPEN_BACK = regex.compile(rf"<\s{{0,{MAX_WRAP}}}(?:(?i:URL):\s{{0,{MAX_WRAP}}})?", regex.REVERSE)
+# RFC 2396 appendix E: the prefix "URL:" "(with or without a trailing space)" before a bare reference.
+_URL_PREFIX_BACK = regex.compile(r"(?i:URL): ?", regex.REVERSE)
+_ASCII_ALNUM = frozenset(ALPHA + DIGIT)
+# The dot-atom characters of an e-mail local-part that prose does not also use (RFC 5322 3.2.3, less the atext
+# symbols "!#$&'*/=?^`{|}~", which glue addresses to the words around them), with IRI letters (RFC 6531 3.3).
+_LOCAL_PART_CHARS = r"\p{L}\p{N}._%+\-"
+_LOCAL_PART_BACK = regex.compile(f"[{_LOCAL_PART_CHARS}]{{1,{MAX_LOCAL_PART}}}", regex.REVERSE)
+_LOCAL_PART_CHAR = regex.compile(f"[{_LOCAL_PART_CHARS}]")
+# Before "www." or "ftp.": a character that would make it the middle of a word, a host, a path or a query.
+_ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
+
+# --- walking forward -------------------------------------------------------------------------------------------
+
+# RFC 2396 appendix E: "a line break immediately after a hyphen" -- "ignore all unescaped whitespace around the
+# line break".  One line break only: a blank line ends a paragraph, and a reference with it.
+_HYPHEN_WRAP = regex.compile(rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}")
+# In quoted mail the next line starts with the quote marker again (RFC 3676 4.5), at most this deep.
+_MAX_QUOTE_DEPTH = 16
+_QUOTED_HYPHEN_WRAP = regex.compile(
+    rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}(?:>[ \t]{{0,{MAX_WRAP}}}){{1,{_MAX_QUOTE_DEPTH}}}"
+)
+# How far past a run the decision may look: a typesetter's hyphen, the wrap, then a scheme and "//" at the start
+# of the next line.
+_HYPHEN_WRAP_REACH = 1 + (2 + _MAX_QUOTE_DEPTH) * (MAX_WRAP + 1) + 2 + MAX_SCHEME + 3
+# A wrapped line continues with a letter, a digit or a character that carries a URI on ("/", "?", "#", "%", "&",
+# "=", "_", "~", "."); a next line that opens with a bracket, a quote or a list's "-" or "*" is prose.
+_CONTINUATION_START = regex.compile(r"[\p{L}\p{N}/?#%&=_~.]")
+# A hyphen-wrapped line does not continue into a line that starts a reference of its own.
+_SCHEME_AHEAD = regex.compile(_class(ALPHA) + _class(SCHEME_CHARS) + f"{{0,{MAX_SCHEME - 1}}}:")
+_ABBREVIATED_AHEAD = regex.compile(r"(?i:www|ftp)\.")
+# A mail quote marker at the start of a line ("> ", "> > "; RFC 3676 4.5 calls it the quote indicator). A quoted
+# <...> reference carries it on each line it is wrapped over.
+_QUOTE_MARKER = regex.compile(r"[ \t]*(?:>[ \t]*)+")
+_QUOTE_MARKER_AFTER_BREAK = regex.compile(r"(?<=[\r\n])[ \t]*(?:>[ \t]*)+")
+_MAX_QUOTED_LINE = 256  # how far back the start of a quoted line is looked for
+# A hyphen at a line break, read one way in .uri and the other way in .alternatives (HYPHEN_READINGS).
+_HYPHEN_AT_BREAK = regex.compile(_class("".join(HYPHEN_READINGS)) + _BEFORE_LINE_BREAK)
+
+# RFC 1034 3.5 / RFC 1123 2.1: a label is letters, digits and inner hyphens, at most 63 characters; IDN labels
+# (RFC 5890) in their Unicode form are letters too.
+_MAX_LABEL = 63
+_LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\p{{N}}])?"
+# RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
+# authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
+# The labels are possessive: a label given back leaves a "." next, which neither ends a host nor the text, so
+# backtracking could only fail again -- in quadratic time on "www.a-www.a-..." (issue 7).
+_ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++(?:[:/?#]|\Z)", regex.IGNORECASE)
+_EMAIL_DOMAIN = regex.compile(rf"{_LABEL}(?:\.{_LABEL})+")
+_LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
+
+# --- triggers --------------------------------------------------------------------------------------------------
+
+# Each kind of trigger has its own pattern: three simple searches run several times faster than one alternation.
+# A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
+# separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
+# neither whitespace (policy rule 6) nor a second ":" ("File::Spec", "std::vector": namespaces of code).
+_SCHEME_TRIGGER = regex.compile(rf"(?<={_class(SCHEME_CHARS, minus=DIGIT)}{_class(DIGIT)}{{0,4}}):(?=[^\s:])")
+# RFC 3986 draft appendix F; spelt out rather than case-folded, which keeps the search on its fast path.
+_ABBREVIATED_TRIGGER = regex.compile(r"(?:www|WWW|Www|ftp|FTP|Ftp)\.")
+_EMAIL_TRIGGER = regex.compile(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
+_MARGIN = 16  # streams: a trigger this close to the end of the text read so far waits for more text
+# Streams keep this much text before the resume point: every walk back above stays within it.
+_LOOKBEHIND = 4 * MAX_WRAP + MAX_SCHEME + MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
+# How far past the end of its walk a bare reference's decision may look: a "," before "scheme://", a hyphen's
+# wrapped next line.
+_BARE_REACH = max(_LIST_SEPARATOR_REACH, _HYPHEN_WRAP_REACH)
+# Linear time (issue 7): a candidate whose run goes on longer than this is first judged by this much of it.
+_WINDOW = 256
+_WHITESPACE = regex.compile(r"\s")
+# parse_urn reads left to right and decides at a position from at most this many characters after it (the two
+# hex digits of a pct-encoded triplet, RFC 3986 2.1; "+" or "=" after "?", RFC 8141 2).
+_URN_LOOKAHEAD = 2
+
+
+class _Extent(NamedTuple):
+    """Where a candidate reference lies once delimited: its own span, its delimited span, and what delimits it."""
+
+    start: int
+    end: int
+    outer_start: int
+    outer_end: int
+    delimiter: Delimiter
+    horizon: int  # one past the last character the decision looked at (streams must have read that far)
+    truncated: bool = False  # cut at max_length, the run going on
+
+
+def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
+    """Delimit the reference that starts at *start* (RFC 3986 appendix C, RFC 2396 appendix E, RFC 1738 appendix)."""
+    limit = min(len(text), start + max_length)
+    low = max(floor, start - 3 * MAX_WRAP)
+    angle = _ANGLE_OPEN_BACK.match(text, low, start) if text.rfind("<", low, start) >= 0 else None
+    looked = start
+    if angle is not None:
+        # Policy rule 3: inside <...> whitespace (line breaks too) is ignored up to the ">".
+        stop = _angle_end(text, start, limit, _quoted_line(text, angle.start()))
+        if text.startswith(">", stop):
+            end = start + len(text[start:stop].rstrip())
+            delimiter: Delimiter = "url-prefix" if ":" in angle.group() else "angle"
+            return _Extent(start, end, angle.start(), stop + 1, delimiter, stop + 1)
+        looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
+    end, horizon = _bare_end(text, start, limit)
+    truncated = _cut(text, horizon - _BARE_REACH, limit)
+    horizon = max(horizon, looked)
+    before = text[start - 2 : start]
+    low = max(floor, start - 5)
+    prefix = _URL_PREFIX_BACK.match(text, low, start) if ":" in before else None
+    if prefix is not None and (prefix.start() == 0 or text[prefix.start() - 1] not in _ASCII_ALNUM):
+        # Policy rule 2: a bare "URL:" prefix is a delimiter, not part of the reference.
+        return _Extent(start, end, prefix.start(), end, "url-prefix", max(horizon, end + 1), truncated)
+    return _enclosed(text, start, end, horizon)._replace(truncated=truncated)
+
+
+def _cut(text: str, walked: int, limit: int) -> bool:
+    """Whether a bare walk that got to *walked* stopped at *limit* (``max_length``) with the run going on."""
+    return walked >= limit and _run_end(_BARE_RUN, text, limit, min(len(text), limit + _BARE_REACH)) > limit
+
+
+def _angle_end(text: str, start: int, limit: int, quoted: bool) -> int:
+    """Where the run inside <...> stops, at its ">" -- in quoted mail, not at the quote marker that starts each
+    line the reference is wrapped over."""
+    stop = _run_end(_ANGLE_RUN, text, start, limit)
+    while quoted and text.startswith(">", stop):
+        line_start = text.rfind("\n", start, stop) + 1
+        if line_start == 0 or text[line_start:stop].strip():
+            break  # a ">" after the reference's own characters on its line closes it
+        marker = _QUOTE_MARKER.match(text, stop, limit)
+        stop = _run_end(_ANGLE_RUN, text, limit if marker is None else marker.end(), limit)
+    return stop
+
+
+def _quoted_line(text: str, at: int) -> bool:
+    """Whether the line that holds *at* starts with a mail quote marker ("> ", RFC 3676 4.5)."""
+    low = max(0, at - _MAX_QUOTED_LINE)
+    line_start = text.rfind("\n", low, at) + 1
+    if line_start == 0 and low > 0:
+        return False  # a line this long is no quoted mail
+    return _QUOTE_MARKER.match(text, line_start, at) is not None
+
+
+def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
+    """Name the delimiter of a bare reference: the opener just before it and its closer just after it."""
+    if start > 1 and text.startswith("](", start - 2):
+        # [text](url) or [text](url "title"): CommonMark 6.3's inline link destination.
+        outer_end = end + 1 if text.startswith(")", end) else end
+        return _Extent(start, end, start - 1, outer_end, "markdown", max(horizon, end + 1))
+    if start > 0 and end < len(text):
+        closer, delimiter = ENCLOSERS.get(text[start - 1], ("", "bare"))
+        if closer and text[end] == closer:
+            return _Extent(start, end, start - 1, end + 1, delimiter, max(horizon, end + 1))
+    return _Extent(start, end, start, end, "bare", max(horizon, end + 1))
+
+
+def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
+    """The end of a bare reference and the horizon of that decision: runs of URI characters, balanced closing
+    brackets, hyphen-wrapped lines (RFC 2396 appendix E), less the punctuation that ends prose (policy rule 5)."""
+    pos = start
+    rounds = squares = 0  # "(" and "[" still open
+    wraps: list[tuple[int, int]] = []  # (end of the run before the wrap, start of the continuation)
+    while True:
+        end = _run_end(_BARE_RUN, text, pos, limit)
+        rounds += text.count("(", pos, end)
+        squares += text.count("[", pos, end)
+        if end >= limit:
+            break
+        closer = text[end]  # a closing bracket with no opening partner inside the reference ends it
+        if closer == ")" and rounds:
+            rounds -= 1
+            pos = end + 1
+            continue
+        if closer == "]" and squares:
+            squares -= 1
+            pos = end + 1
+            continue
+        hyphen_end = _hyphen_end(text, start, end)
+        if hyphen_end is not None:
+            resume = _continuation(text, hyphen_end, limit, _quoted_line(text, start))
+            if resume is not None:
+                wraps.append((end, resume))
+                pos = resume
+                continue
+        break
+    # The last run looked at most this far: a "," before "scheme://", a hyphen's wrapped next line.
+    horizon = end + _BARE_REACH
+    punctuation = _PROSE_RUN_BACK.match(text, start, end) if text[end - 1] in PROSE_PUNCTUATION else None
+    while punctuation is not None:
+        end = punctuation.start()
+        if not wraps or end > wraps[-1][1]:
+            break
+        end = wraps.pop()[0]  # the continuation was punctuation only: the hyphen ends the reference
+        punctuation = _PROSE_RUN_BACK.match(text, start, end)
+    return end, horizon
+
+
+def _run_end(pattern: regex.Pattern[str], text: str, pos: int, limit: int) -> int:
+    """Where a possessive run of *pattern* that starts at *pos* ends (it may be empty)."""
+    run = pattern.match(text, pos, limit)
+    return pos if run is None else int(run.end())
+
+
+def _hyphen_end(text: str, start: int, end: int) -> int | None:
+    """Where the hyphen that ends the run from *start* to *end* ends (policy rule 4): the run's own last "-", or a
+    typesetter's hyphen right after it, which is no URI character; None when there is neither."""
+    if end == start:
+        return None
+    if text[end - 1] == "-":
+        return end
+    return end + 1 if text[end] in _TYPESET_HYPHENS else None
+
+
+def _continuation(text: str, hyphen_end: int, limit: int, quoted: bool) -> int | None:
+    """Where the next line continues a reference broken after a hyphen (RFC 2396 appendix E), or None."""
+    wrap = (_QUOTED_HYPHEN_WRAP if quoted else _HYPHEN_WRAP).match(text, hyphen_end, limit)
+    if wrap is None:
+        return None
+    resume = wrap.end()
+    if resume >= limit or _CONTINUATION_START.match(text, resume) is None:
+        return None
+    if _ABBREVIATED_AHEAD.match(text, resume) is not None:
+        return None
+    scheme = _SCHEME_AHEAD.match(text, resume)
+    if scheme is not None:
+        name = scheme.group()[:-1].lower()
+        if name in KNOWN_SCHEMES or text.startswith("//", scheme.end()):
+            return None
+    return int(resume)
+
+
+def _cleaned(raw: str) -> str:
+    """The reference without the whitespace that wraps it (RFC 2396 appendix E: "should be ignored"), without
+    the quote markers of the quoted mail lines it runs over, and without the typesetters' hyphens at its breaks."""
+    if ">" in raw:
+        raw = _QUOTE_MARKER_AFTER_BREAK.sub("", raw)
+    return "".join(_read_hyphens(raw, 0).split())
+
+
+def _alternatives(raw: str, uri: str, prefix: str = "") -> tuple[str, ...]:
+    """The other reading of the hyphens at line breaks, if it differs (RFC 2396 appendix E)."""
+    if "\n" not in raw and "\r" not in raw:
+        return ()
+    other = prefix + _cleaned(_read_hyphens(raw, 1))
+    return (other,) if other != uri else ()
+
+
+def _read_hyphens(raw: str, reading: int) -> str:
+    """*raw* with each hyphen at a line break read as in ``.uri`` (0) or as in the other reading (1)."""
+    return str(_HYPHEN_AT_BREAK.sub(lambda hyphen: HYPHEN_READINGS[hyphen.group()][reading], raw))
+
+
+# --- the three kinds of trigger --------------------------------------------------------------------------------
+
+_Candidate = tuple[Reference | None, int]  # the reference (None: not one) and the horizon of that decision
+_Judge = Callable[[str, int, int, ScanOptions], _Candidate]  # (text, trigger, floor, options): the decision
+
+
+def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
+    """Walk back from a ":" to the scheme that ends there (RFC 3986 3.1, policy rule 6): its start and name."""
+    low = max(floor, colon - MAX_SCHEME)
+    run = _SCHEME_RUN_BACK.match(text, low, colon)
+    if run is None:
+        return None
+    start = run.start()
+    if start == low and low > floor and text[low - 1] in _SCHEME_SET:
+        return None  # longer than any scheme: an identifier of code, not a scheme
+    # RFC 3986 3.1: a scheme begins with a letter. Separators before it are glue ("1.http://" begins at "h"); a
+    # digit right before it makes a word that is no scheme ("1abc://", as robinst/linkify reads both).
+    while start < colon and text[start] not in _ALPHA_SET:
+        start += 1
+    glued_to_number = start > run.start() and text[start - 1] in _DIGIT_SET
+    name = text[start:colon].lower()
+    if name in KNOWN_SCHEMES and not glued_to_number:
+        return start, name
+    # "e.g.http://..." -- a sentence glued to a known scheme by a full stop ("git+ssh" and "coap-x" stay whole).
+    for index, char in enumerate(name):
+        if char == "." and name[index + 1 :] in KNOWN_SCHEMES:
+            return start + index + 1, name[index + 1 :]
+    if name and name != "url" and not glued_to_number and text.startswith("//", colon + 1):
+        return start, name  # any valid scheme followed by "//" (policy rule 6)
+    return None
+
+
+# Policy rule 6: what the scheme-specific part must start with for "scheme:" in prose to be a reference, by
+# scheme (the scheme table's prose_start: "//" for ftp, "/" for file...); the other schemes need nothing.
+_PROSE_START = {name: regex.compile(row.prose_start) for name, row in SCHEMES.items() if row.prose_start}
+# The letters of the scripts that write words without spaces between them (policy rule 6, seed 002).
+_CJK_LETTER = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+
+
+def _usable(scheme: str, rest: str, before: str) -> bool:
+    """Whether what follows "scheme:" names something (policy rule 6: not "the http:// prefix", "http://#",
+    "svn:ignore", "FILE:LINE"); *before* is the character before the scheme.
+
+    After "//" the authority or the path (RFC 3986 3.2, 3.3) must hold more than slashes; only "file" may leave
+    its authority empty (RFC 8089 2: "file:///" is the root directory).
+    """
+    evidence = _PROSE_START.get(scheme)
+    if evidence is not None and evidence.match(rest) is None:
+        return False
+    if not rest.startswith("//"):
+        return bool(rest) and not _in_cjk_prose(before, rest)
+    hierarchy = rest[2:].partition("?")[0].partition("#")[0]
+    return bool(hierarchy.strip("/")) or (scheme == "file" and bool(hierarchy))
+
+
+def _in_cjk_prose(before: str, rest: str) -> bool:
+    """Whether "scheme:" glued to a CJK letter, *rest* after it more than half CJK letters, is a word of CJK prose
+    (seed 002: "注意nntp:URL指定了…", "的news:形式成为…"), not a reference."""
+    return _CJK_LETTER.fullmatch(before) is not None and 2 * len(_CJK_LETTER.findall(rest)) > len(rest)
+
+
+def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -> _Candidate:
+    found = _scheme_start(text, colon, floor)
+    if found is None:
+        return None, colon + 3  # it looked at most for the "//" after the ":"
+    start, name = found
+    beginning = _beginning(text, start, floor, options.max_length)
+    if beginning is not None and _scheme_rejected_early(name, beginning[0], text[start - 1 : start]):
+        return None, beginning[1]
+    extent = _extent(text, start, floor, options.max_length)
+    raw = text[extent.start : extent.end]
+    uri = _cleaned(raw)
+    if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):
+        return None, extent.horizon
+    kind: Kind = "uri"
+    if name == "urn":
+        # Policy rule 7 (RFC 8141 2): a "urn:" reference must be a URN; IRI letters are checked as their
+        # percent-encoded octets (RFC 3987 3.1).
+        if not is_urn(percent_encode(uri, URI_CHARS)):
+            return None, extent.horizon
+        kind = "urn"
+    return _reference(text, extent, uri, kind, _alternatives(raw, uri)), extent.horizon
+
+
+def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
+    if at > 0 and text[at - 1] in _ABBREVIATED_NOT_AFTER:
+        return None, at + 5
+    beginning = _beginning(text, at, floor, options.max_length)
+    if beginning is not None and _ABBREVIATED.match(beginning[0], partial=True) is None:
+        return None, beginning[1]  # no continuation of the beginning makes a host of three labels
+    extent = _extent(text, at, floor, options.max_length)
+    raw = text[extent.start : extent.end]
+    written = _cleaned(raw)
+    if _ABBREVIATED.match(written) is None:
+        return None, extent.horizon
+    # RFC 3986 draft appendix F: "most hostnames beginning with "www" are likely to have a URI prefix of
+    # "http://"", and "ftp." hosts serve FTP (RFC 1738 3.2).
+    prefix = "http://" if written[:1] in "wW" else "ftp://"
+    uri = prefix + written
+    return _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix)), extent.horizon
+
+
+def _beginning(text: str, start: int, floor: int, max_length: int) -> tuple[str, int] | None:
+    """The first characters of a long bare candidate and the horizon of reading them: a prefix of its ``.uri``
+    whatever follows, judged before the rest of its run is walked (None: a short candidate, or one in <...>).
+
+    Linear time (issue 7): a candidate rejected by its beginning never walks the run, so the triggers inside
+    the run ("urn:a:urn:a:...", "http://?http://?...") cost a window each, not the rest of the run each.
+    """
+    limit = start + _WINDOW
+    if limit >= len(text) or max_length <= _WINDOW:
+        return None  # the whole candidate is within the window: judging it whole costs no more
+    if text.rfind("<", max(floor, start - 3 * MAX_WRAP), start) >= 0:
+        return None  # <...> ignores whitespace (policy rule 3): judged whole
+    end, horizon = _bare_end(text, start, limit)
+    if horizon - _BARE_REACH < limit or _WHITESPACE.search(text, start, limit) is not None:
+        return None  # the walk stopped inside the window, or a hyphen-wrap changes what .uri reads
+    # Up to its last character that prose punctuation cannot trim, and short of a hyphen that a line break
+    # right after the window could join (policy rules 4 and 5), the window is exactly what .uri begins with.
+    return text[start : min(end, limit - 1)], horizon
+
+
+def _scheme_rejected_early(name: str, beginning: str, before: str) -> bool:
+    """Whether the beginning of a "scheme:" candidate rejects it whatever follows: its hierarchical part
+    (RFC 3986 3) already ended by "?" or "#" and unusable, or, for "urn:", an RFC 8141 2 syntax error that the
+    parser met before the last characters it may look ahead to."""
+    rest = beginning[len(name) + 1 :]
+    if rest.startswith("//") and (rest.find("?", 2) >= 0 or rest.find("#", 2) >= 0):
+        return not _usable(name, rest, before)
+    if name != "urn":
+        return False
+    encoded = beginning if beginning.isascii() else percent_encode(beginning, URI_CHARS)  # RFC 3987 3.1
+    try:
+        parse_urn(encoded)
+    except URNError as error:
+        return error.position <= len(encoded) - 1 - _URN_LOOKAHEAD
+    return False
+
+
+def _email_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
+    low = max(floor, at - MAX_LOCAL_PART)
+    local = _LOCAL_PART_BACK.match(text, low, at)
+    domain = _EMAIL_DOMAIN.match(text, at + 1)
+    # A domain that fails may have been read up to a label's 63 characters and the dot after it.
+    horizon = at + _MAX_LABEL + 3 if domain is None else domain.end() + 2
+    if local is None or domain is None:
+        return None, horizon
+    start = local.start()
+    if start == low and low > floor and _LOCAL_PART_CHAR.match(text, low - 1) is not None:
+        return None, horizon  # a local-part longer than RFC 5321 allows
+    while start < at and text[start] == ".":
+        start += 1  # RFC 5322 3.2.3: a dot-atom neither begins nor ends with "."
+    end = domain.end()
+    if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
+        return None, horizon
+    if ".." in text[start:at]:
+        return None, horizon  # RFC 5322 3.2.3: nor has two dots in a row -- "a..b@" is no address, not "b@" either
+    extent = _enclosed(text, start, end, horizon)
+    return _reference(text, extent, "mailto:" + text[start:end], "email", ()), extent.horizon
+
+
+def _reference(text: str, extent: _Extent, uri: str, kind: Kind, alternatives: tuple[str, ...]) -> Reference:
+    return Reference(
+        string=text, offset=0, _start=extent.start, _end=extent.end, outer_start=extent.outer_start,
+        outer_end=extent.outer_end, uri=uri, delimiter=extent.delimiter, kind=kind, alternatives=alternatives,
+        truncated=extent.truncated,
+    )
+
+
+# --- the hot loop ----------------------------------------------------------------------------------------------
+
+
+def _scan(
+    text: str, pos: int, floor: int, options: ScanOptions, *, final: bool
+) -> Generator[Reference, None, tuple[int, int]]:
+    """Yield the references of *text* from *pos* on; no reference starts before *floor*.
+
+    With ``final=False`` (a stream that has more to come) the scan stops before the first trigger whose decision
+    would look past the text read so far, and returns where to resume: ``(pos, floor)``.
+    """
+    size = len(text)
+    stop = size if final else size - _MARGIN
+    kinds: list[tuple[Callable[[str, int], regex.Match[str] | None], _Judge]] = [
+        (_SCHEME_TRIGGER.search, _scheme_candidate)
+    ]
+    if options.abbreviated:
+        kinds.append((_ABBREVIATED_TRIGGER.search, _abbreviated_candidate))
+    if options.emails:
+        kinds.append((_EMAIL_TRIGGER.search, _email_candidate))
+    # The next trigger of each kind (kinds never share a position: ":", "w"/"f", "@"); past the end when none.
+    upcoming = [_next_trigger(search, text, pos) for search, _ in kinds]
+    while True:
+        at = min(upcoming)
+        if at > size:
+            return max(pos, stop), floor
+        if at >= stop:
+            return at, floor
+        found, horizon = kinds[upcoming.index(at)][1](text, at, floor, options)
+        if not final and horizon >= size:
+            return at, floor
+        if found is None:
+            pos = at + 1
+        else:
+            yield found
+            pos = floor = found.end()
+        for index, next_at in enumerate(upcoming):
+            if next_at < pos:
+                upcoming[index] = _next_trigger(kinds[index][0], text, pos)
+
+
+def _next_trigger(search: Callable[[str, int], regex.Match[str] | None], text: str, pos: int) -> int:
+    """Where the next trigger found by *search* from *pos* is, or past the end of *text* when there is none."""
+    trigger = search(text, pos)
+    return len(text) + 1 if trigger is None else int(trigger.start())
+
+
+# --- the public API, shaped like the re module -----------------------------------------------------------------
+
+
+_DEFAULT = ScanOptions()
+
+
+def finditer(
+    text: str, *, abbreviated: bool = _DEFAULT.abbreviated, emails: bool = _DEFAULT.emails,
+    max_length: int = _DEFAULT.max_length,
+) -> Iterator[Reference]:
+    """Iterate over the references in *text*, in text order (the options: :class:`ScanOptions`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"finditer() takes a str, not {type(text).__name__}")
+    options = ScanOptions(abbreviated=abbreviated, emails=emails, max_length=max_length)
+    return _scan(text, 0, 0, options, final=True)
+
+
+def findall(
+    text: str, *, abbreviated: bool = _DEFAULT.abbreviated, emails: bool = _DEFAULT.emails,
+    max_length: int = _DEFAULT.max_length,
+) -> list[str]:
+    """The cleaned URIs (``Reference.uri``) of the references in *text*, in text order."""
+    found = finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length)
+    return [reference.uri for reference in found]
+
+
+def subn(
+    repl: str | Callable[[Reference], str], text: str, *, count: int = 0, abbreviated: bool = _DEFAULT.abbreviated,
+    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length,
+) -> tuple[str, int]:
+    """Like :func:`sub`, and also say how many references were replaced."""
+    replace = repl if callable(repl) else (lambda _reference: repl)
+    pieces: list[str] = []
+    copied = replaced = 0
+    for reference in finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length):
+        if count and replaced == count:
+            break
+        start, end = reference.span()
+        pieces.append(text[copied:start])
+        pieces.append(replace(reference))
+        copied = end
+        replaced += 1
+    pieces.append(text[copied:])
+    return "".join(pieces), replaced
+
+
+def sub(
+    repl: str | Callable[[Reference], str], text: str, *, count: int = 0, abbreviated: bool = _DEFAULT.abbreviated,
+    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length,
+) -> str:
+    """Replace each reference's span (not its delimiters) by *repl*: a string, or a function of the Reference.
+
+    >>> sub(lambda ref: ref.uri.upper(), "see <http://example.org/a>.")
+    'see <HTTP://EXAMPLE.ORG/A>.'
+    """
+    return subn(repl, text, count=count, abbreviated=abbreviated, emails=emails, max_length=max_length)[0]

@@ -1,0 +1,131 @@
+"""Normalization and comparison: the RFC 3986 section 6 ladder (6.2.2 syntax-based, 6.2.3 scheme-based)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from .percent import normalize_percent_encoding
+from .resolution import remove_dot_segments
+from .schemes import SCHEMES
+from .model import URIReference, recompose, split, split_authority
+from .urn import URNError, is_urn, normalize_urn
+from .urn import equivalent as urn_equivalent
+
+Level = Literal["syntax", "scheme"]
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _lower_ascii(text: str) -> str:
+    # RFC 3986 6.2.2.1 folds the case of ASCII letters only; IRI characters are left as written.
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+def normalize_host(host: str) -> str:
+    """RFC 3986 6.2.2.1: lower-case the host (hex of its triplets upper-cased, 6.2.2.2 decoding applied).
+
+    The zone identifier of an IPv6 literal (RFC 6874, after ``%25``) is case-sensitive and kept as written.
+    """
+    if host.startswith("[") and "%25" in host:
+        address, _, zone = host.partition("%25")
+        return _normalize_case_insensitive(address) + "%25" + zone
+    return _normalize_case_insensitive(host)
+
+
+def _normalize_case_insensitive(text: str) -> str:
+    # A decoded letter is lower-cased in the same pass ("%41" is "a"), so a second pass changes nothing.
+    return normalize_percent_encoding(_lower_ascii(text), case_insensitive=True)
+
+
+def _normalize_authority(authority: str, scheme: str, level: Level) -> str:
+    if "@" in authority or "[" in authority or "%" in authority:
+        userinfo, host, port = split_authority(authority)
+        host = normalize_host(host)
+    else:  # the common case: a plain reg-name or IPv4 host, maybe a port (kept as written, as on the path above)
+        userinfo = None
+        host, colon, port = authority.partition(":")
+        host = _lower_ascii(host)
+        if not colon:
+            return host
+    if level == "scheme" and port is not None:
+        row = SCHEMES.get(scheme)
+        # RFC 3986 6.2.3: an empty port, or the scheme's default port, is omitted (3.2.3).
+        if port == "" or (row is not None and port.isascii() and port.isdigit() and int(port) == row.default_port):
+            port = None
+    result = host if port is None else host + ":" + port
+    if userinfo is not None:
+        result = normalize_percent_encoding(userinfo) + "@" + result
+    return result
+
+
+def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
+    """Normalize *uri* along the comparison ladder of RFC 3986 section 6.
+
+    ``level="syntax"`` is 6.2.2 alone: scheme and host to lower case, percent-encoding hex to upper case,
+    percent-encoded unreserved characters decoded, dot segments removed. ``level="scheme"`` (the default)
+    adds 6.2.3: the default and the empty port removed, an empty path becomes "/" where the scheme says so.
+    A reserved character is never decoded, and an empty query or fragment is never dropped.
+
+    A valid URN is normalized by RFC 8141 3.1 instead: ``urn`` and the NID lower-cased, hex upper-cased,
+    nothing decoded. A relative-path reference keeps its dot segments, which only resolution can settle (RFC 3986 6.1).
+
+    >>> normalize("HTTP://www.Example.com:80/a/./b/../%7euser")
+    'http://www.example.com/a/~user'
+    """
+    if level != "scheme" and level != "syntax":
+        raise ValueError(f"normalize(): level must be 'syntax' or 'scheme', not {level!r}")
+    if isinstance(uri, str):
+        scheme, authority, path, query, fragment = split(uri)
+    elif isinstance(uri, URIReference):
+        scheme, authority, path, query, fragment = uri
+    else:
+        raise TypeError(f"normalize() takes a str or URIReference, not {type(uri).__name__}")
+
+    if scheme is not None:
+        scheme = _lower_ascii(scheme)  # RFC 3986 6.2.2.1 (3.1: schemes are case-insensitive)
+        if scheme == "urn" and authority is None:
+            urn = _normalize_if_urn(uri if isinstance(uri, str) else recompose(*uri))
+            if urn is not None:
+                return urn
+    if authority is not None:
+        authority = _normalize_authority(authority, scheme or "", level)
+    if "%" in path:
+        path = normalize_percent_encoding(path)  # RFC 3986 6.2.2.2, before 6.2.2.3 so that "%2E" counts as "."
+    if scheme is not None or authority is not None or path[:1] == "/":
+        path = remove_dot_segments(path)  # RFC 3986 6.2.2.3
+        if authority is None and path[:2] == "//":
+            # The literal 5.2.4 output would start an authority-less path with "//" and so turn its first
+            # segment into an authority (RFC 3986 3.3 forbids that path); "/." keeps the meaning (as WHATWG does).
+            path = "/." + path
+    if level == "scheme" and path == "" and authority is not None and scheme is not None:
+        row = SCHEMES.get(scheme)
+        if row is not None and row.empty_path_is_slash:
+            path = "/"  # RFC 3986 6.2.3: "http://example.com" is "http://example.com/"
+    if query and "%" in query:
+        query = normalize_percent_encoding(query)
+    if fragment and "%" in fragment:
+        fragment = normalize_percent_encoding(fragment)
+    result = recompose(scheme, authority, path, query, fragment)
+    if scheme == "urn" and authority is None:
+        # The generic ladder may have made a URN ("URN:AB:x%" is "urn:AB:x%25"): normalize it as one in this pass.
+        return _normalize_if_urn(result) or result
+    return result
+
+
+def _normalize_if_urn(text: str) -> str | None:
+    """RFC 8141 3.1 normalization when *text* is a valid URN (percent-encoding never decoded, NID case-folded)."""
+    try:
+        return normalize_urn(text)
+    except URNError:
+        return None  # not a valid URN: the generic ladder of RFC 3986 applies
+
+
+def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
+    """Whether *a* and *b* identify the same resource under the ladder of RFC 3986 6.2 (through 6.2.3).
+
+    Two valid URNs are compared by the lexical equivalence of RFC 8141 3.1 instead (components ignored).
+    """
+    sa, sb = str(a), str(b)
+    if sa[:4].lower() == "urn:" and sb[:4].lower() == "urn:" and is_urn(sa) and is_urn(sb):
+        return urn_equivalent(sa, sb)
+    return normalize(sa) == normalize(sb)

@@ -1,0 +1,191 @@
+"""Invariants of linkkit.html on any HTML-ish input: links never raises, the identity rewrite is byte-identical,
+and a rewrite changes nothing but the URLs."""
+
+from __future__ import annotations
+
+import codecs
+import encodings
+import encodings.aliases
+import pkgutil
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from linkkit.html import absolutize, links, rewrite
+
+NAMES = st.sampled_from(
+    ["a", "A", "img", "IMG", "link", "base", "meta", "style", "script", "svg", "math", "use", "template", "title",
+     "textarea", "xmp", "iframe", "noscript", "plaintext", "source", "video", "form", "div", "td", "image", "p",
+     "foreignObject", "mi", "object", "blockquote"]
+)
+ATTRIBUTES = st.sampled_from(
+    ["href", "HREF", "src", "srcset", "imagesrcset", "ping", "style", "itemtype", "itemid", "xlink:href",
+     "http-equiv", "content", "charset", "action", "poster", "cite", "data", "background", "class", "=", "/"]
+)
+VALUES = st.lists(
+    st.sampled_from(
+        ["x.html", "../a", "#f", "", " ", "a b", "http://h/a/../b", "mailto:m", "&amp;", "&copy=", "&#x2F;",
+         "&#0;", "&quot", "1x", ",", "url(", ")", "'", '"', "refresh", "5; url=", "@import ", "/*", "*/", "\\",
+         "<", ">", "日本", "é", "\t", "\r\n", "charset=shift_jis", "<!--", "-->", "</script>", "]]>"]
+    ),
+    max_size=6,
+).map("".join)
+
+
+@st.composite
+def attribute(draw: st.DrawFn) -> str:
+    name, value = draw(ATTRIBUTES), draw(VALUES)
+    form = draw(st.sampled_from(["{n}", "{n}={v}", '{n}="{v}"', "{n}='{v}'", "{n} = '{v}'"]))
+    return form.format(n=name, v=value)
+
+
+@st.composite
+def tag(draw: st.DrawFn) -> str:
+    name = draw(NAMES)
+    attributes = draw(st.lists(attribute(), max_size=4))
+    end = draw(st.sampled_from([">", "/>", " >", ""]))
+    slash = draw(st.sampled_from(["", "", "/"]))
+    return f"<{slash}{name}{''.join(' ' + a for a in attributes)}{end}"
+
+
+PIECES = st.one_of(
+    tag(),
+    VALUES,
+    st.sampled_from(["<!-->", "<!--->", "<!-- x -->", "<!--", "--!>", "<!DOCTYPE html>", "<?x>", "<![CDATA[", "</>",
+                     "</ x>", "<", "&", "\ufeff", "p{b:url(a.png)}", "@import 'i.css';"]),
+)
+DOCUMENTS = st.lists(PIECES, max_size=20).map("".join)
+ENCODINGS = st.sampled_from(["utf-8", "cp1252", "shift_jis", "utf-16-le"])
+BYTES = st.one_of(
+    st.binary(max_size=200),
+    st.tuples(DOCUMENTS, ENCODINGS).map(lambda pair: pair[0].encode(pair[1], "replace")),
+    st.tuples(DOCUMENTS, st.binary(max_size=8)).map(lambda pair: pair[0].encode("utf-8") + pair[1]),
+)
+
+
+@given(DOCUMENTS)
+def test_identity_rewrite_of_any_text_is_the_text(document: str) -> None:
+    assert rewrite(document, lambda link: link.raw, base_url="http://e.com/d/p") == document
+
+
+@given(BYTES)
+def test_identity_rewrite_of_any_bytes_is_the_bytes(document: bytes) -> None:
+    assert rewrite(document, lambda link: link.raw, base_url="http://e.com/d/p") == document
+    assert rewrite(document, lambda link: link.raw) == document
+
+
+@given(BYTES)
+def test_links_never_raises_and_spans_lie_in_the_input(document: bytes) -> None:
+    found = links(document, base_url="http://e.com/d/p")
+    assert all(0 <= link.span()[0] <= link.span()[1] <= len(document) for link in found)
+    assert [link.span() for link in found] == sorted(link.span() for link in found)
+
+
+@given(DOCUMENTS)
+def test_rewriting_changes_nothing_outside_the_urls(document: str) -> None:
+    found = links(document, base_url="http://e.com/d/p")
+    result = rewrite(document, lambda link: "NEW", base_url="http://e.com/d/p")
+    starts = [0] + [link.span()[1] for link in found]
+    ends = [link.span()[0] for link in found] + [len(document)]
+    position = 0
+    for start, end in zip(starts, ends):  # each stretch between URLs survives, in order (quotes may be added)
+        kept = document[start:end]
+        assert kept in result[position:]
+        position = result.index(kept, position) + len(kept)
+
+
+@given(DOCUMENTS)
+def test_absolutized_links_are_absolute_and_found_again(document: str) -> None:
+    result = absolutize(document, "http://e.com/d/p")
+    again = links(result, base_url="http://e.com/d/p")
+    assert [link.uri for link in again] == [link.uri for link in links(document, base_url="http://e.com/d/p")]
+
+
+def _codec_names() -> list[str]:
+    """Every codec Python knows: the modules of the encodings package and the targets of its aliases."""
+    modules = {module.name for module in pkgutil.iter_modules(encodings.__path__)}
+    names = modules | set(encodings.aliases.aliases.values())
+    known = []
+    for name in sorted(names):
+        try:
+            known.append(codecs.lookup(name))
+        except LookupError:  # "aliases" (a module, no codec), "mbcs" and "oem" (Windows only)
+            continue
+    return sorted({info.name for info in known})
+
+
+CODECS = _codec_names()
+TEXT_CODECS = [name for name in CODECS if codecs.lookup(name)._is_text_encoding]
+OTHER_CODECS = [name for name in CODECS if not codecs.lookup(name)._is_text_encoding]
+ISSUE_7_INPUTS = [b"\xff\xfe<", b"\xc3\xa9<a href=x>y</a>", b"\x1b$B<a href=x>", b"~{<a href=x>", b"+<a href=x>"]
+
+
+def test_the_codec_lists_hold_what_the_issue_names() -> None:
+    assert {"utf_16", "utf_7", "hz", "iso2022_jp", "cp037", "utf_8"} <= {c.replace("-", "_") for c in TEXT_CODECS}
+    assert {"base64", "rot-13"} <= set(OTHER_CODECS)
+
+
+@pytest.mark.parametrize("codec", TEXT_CODECS)
+@pytest.mark.parametrize("document", ISSUE_7_INPUTS, ids=range(len(ISSUE_7_INPUTS)))
+def test_issue_7_inputs_never_raise_in_any_encoding(codec: str, document: bytes) -> None:
+    """Issue 7: malformed UTF-16, ISO-2022-JP, HZ and UTF-7 crashed links, rewrite and absolutize."""
+    found = links(document, base_url="http://h/", encoding=codec)
+    assert all(0 <= link.span()[0] <= link.span()[1] <= len(document) for link in found)
+    assert rewrite(document, lambda link: link.raw, encoding=codec) == document
+    absolutize(document, "http://h/", encoding=codec)
+
+
+@pytest.mark.parametrize("codec", OTHER_CODECS)
+def test_a_codec_that_is_no_text_encoding_is_an_error_naming_it(codec: str) -> None:
+    with pytest.raises(LookupError, match=f"{codec!r} is not a text encoding"):
+        links(b"<a href=x>", encoding=codec)
+
+
+@given(st.sampled_from(TEXT_CODECS), BYTES)
+def test_any_bytes_in_any_encoding_never_raise_and_rewrite_to_themselves(codec: str, document: bytes) -> None:
+    found = links(document, base_url="http://e.com/d/p", encoding=codec)
+    assert [link.span() for link in found] == sorted(link.span() for link in found)
+    assert all(0 <= link.span()[0] <= link.span()[1] <= len(document) for link in found)
+    assert rewrite(document, lambda link: link.raw, encoding=codec) == document
+    absolutize(document, "http://e.com/d/p", encoding=codec)
+
+
+def _streams(codec: str, data: bytes) -> bool:
+    """True when *codec*'s incremental decoder, fed a byte at a time, reads *data* as decoding it at once does
+    (not so for whole-string transforms such as punycode and idna, which linkkit then reads as U+FFFD)."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    try:
+        return "".join(decoder.decode(data[i : i + 1], i == len(data) - 1) for i in range(len(data))) == data.decode(
+            codec
+        )
+    except (ValueError, LookupError):
+        return False
+
+
+# idna and punycode write a whole label at once ("xn--" and a digest of all its characters): no byte of theirs
+# belongs to one character, so a span has no bytes of its own to point at.
+LABEL_CODECS = {"idna", "punycode"}
+URL_TEXT = st.text(st.sampled_from("ab/.?#%:-_~+日本éü€ÿ"), min_size=1, max_size=8)
+
+
+@given(st.sampled_from(sorted(set(TEXT_CODECS) - LABEL_CODECS)), URL_TEXT, st.sampled_from(["", "é", "日", "+", "~", "\x1b"]), st.binary(max_size=4))
+def test_spans_point_at_the_bytes_of_the_url_in_any_encoding(codec: str, url: str, text: str, junk: bytes) -> None:
+    """A URL written in any encoding, after text and before bad bytes: its span holds exactly its bytes, and
+    absolutize changes only those."""
+    document = f'{text}<p>{text}<a href="{url}">{text}</a>'
+    try:
+        data = document.encode(codec)
+        assume(data.decode(codec) == document and _streams(codec, data))
+        assume(not data.startswith((codecs.BOM_UTF8, codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)))  # a BOM wins
+    except (ValueError, LookupError):
+        assume(False)
+    (link,) = links(data + junk, base_url="http://h/d/", encoding=codec)
+    assert link.raw == url
+    decoder = codecs.getincrementaldecoder(codec)()  # in context: ISO-2022-KR designates its charset once
+    decoder.decode(data[: link.span()[0]])
+    assert decoder.decode(data[link.span()[0] : link.span()[1]], True) == url
+    new = absolutize(data + junk, "http://h/d/", encoding=codec)
+    assert new[: link.span()[0]] == data[: link.span()[0]] and new.endswith(data[link.span()[1] :] + junk)
+    (again,) = links(new, encoding=codec)
+    assert again.raw == link.uri

@@ -1,0 +1,382 @@
+"""The plain-text scanner (issue 3): each policy rule from its fixture file, the re-like API, streams, linear time."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+import linkkit
+from linkkit.text.scan import ScanOptions
+from linkkit.text.stream import finditer_stream
+
+from fixtures_loader import FIXTURES, ROOT
+
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "|": "\x00", "\\": "\\"}  # "\x00" stands in for a literal "|"
+
+
+def _unescape(text: str) -> str:
+    out, index = [], 0
+    while index < len(text):
+        char = text[index]
+        if char != "\\":
+            out.append(char)
+            index += 1
+        elif text[index + 1] == "u":
+            out.append(chr(int(text[index + 2 : index + 6], 16)))
+            index += 6
+        else:
+            out.append(_ESCAPES[text[index + 1]])
+            index += 2
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Expected:
+    """One expected reference: its span in the unmarked input and what the fixture says about it."""
+
+    span: tuple[int, int]
+    uri: str
+    kind: str = "uri"
+    delimiter: str | None = None
+    alternatives: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Case:
+    text: str
+    expected: tuple[Expected, ...]
+    options: dict[str, bool] = field(default_factory=dict)
+    line: str = ""
+
+
+def _case(line: str, options: dict[str, bool]) -> Case:
+    marked, *groups = line.split("\t")
+    pieces = _unescape(marked).split("|")
+    assert len(pieces) % 2 == 1, f"unbalanced marks in {line!r}"
+    text, spans = "", []
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            spans.append((len(text), len(text) + len(piece)))
+        text += piece.replace("\x00", "|")
+    expected = []
+    for index, span in enumerate(spans):
+        values: dict[str, object] = {"uri": "".join(text[span[0] : span[1]].split())}
+        alternatives: list[str] = []
+        for pair in groups[index].split(" ") if index < len(groups) and groups[index] != "." else ():
+            key, _, value = pair.partition("=")
+            if key == "alt":
+                alternatives.append(_unescape(value))
+            else:
+                values[key] = _unescape(value)
+        expected.append(Expected(span, alternatives=tuple(alternatives), **values))  # type: ignore[arg-type]
+    return Case(text, tuple(expected), dict(options), line)
+
+
+def load_cases(name: str) -> list[Case]:
+    """The cases of tests/fixtures/scanner/NAME (format: tests/fixtures/scanner/README.md)."""
+    cases, options = [], {}
+    for line in (FIXTURES / "scanner" / name).read_text(encoding="utf-8").split("\n"):
+        if line.startswith("# ") or line == "":
+            continue
+        if line.startswith("@options"):
+            options = {k: v == "True" for k, _, v in (p.partition("=") for p in line.split()[1:])}
+            continue
+        cases.append(_case(line, options))
+    return cases
+
+
+def check(case: Case) -> None:
+    found = list(linkkit.finditer(case.text, **case.options))
+    assert [ref.span() for ref in found] == [e.span for e in case.expected], case.line
+    for ref, expected in zip(found, case.expected):
+        assert ref.uri == expected.uri, case.line
+        assert ref.kind == expected.kind, case.line
+        assert ref.alternatives == expected.alternatives, case.line
+        if expected.delimiter is not None:
+            assert ref.delimiter == expected.delimiter, case.line
+        assert case.text[ref.start() : ref.end()] == ref.raw
+
+
+def _params(name: str) -> list[object]:
+    return [pytest.param(case, id=case.line[:60]) for case in load_cases(name)]
+
+
+@pytest.mark.parametrize("case", _params("rule01_delimiters.txt"))
+def test_rule_1_delimiters_are_not_part_of_the_reference(case: Case) -> None:
+    """RFC 3986 appendix C, RFC 2396 appendix E: quotes, <...>, brackets (and their CJK forms) wrap a reference."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule02_url_prefix.txt"))
+def test_rule_2_url_prefix_is_stripped(case: Case) -> None:
+    """RFC 1738 appendix, RFC 2396 appendix E: "URL:" with or without a space, in <...> and bare."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule03_angle_whitespace.txt"))
+def test_rule_3_whitespace_inside_angle_brackets_is_ignored(case: Case) -> None:
+    """RFC 2396 appendix E: whitespace that breaks a long URL across lines is ignored up to its ">"."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule04_hyphen_line_break.txt"))
+def test_rule_4_line_break_after_hyphen_is_joined(case: Case) -> None:
+    """RFC 2396 appendix E: a line break after a hyphen continues the reference; the hyphen-less reading is an
+    alternative."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule05_trailing_punctuation.txt"))
+def test_rule_5_prose_punctuation_and_unmatched_brackets_end_a_reference(case: Case) -> None:
+    """RFC 3986 appendix C: punctuation that might be mistaken for part of the URI is not part of it."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule06_schemes.txt"))
+def test_rule_6_a_reference_starts_at_a_known_scheme_or_a_scheme_with_slashes(case: Case) -> None:
+    """RFC 3986 3.1 and the IANA URI scheme registry."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule07_urns.txt"))
+def test_rule_7_urns_are_found_in_free_text(case: Case) -> None:
+    """RFC 8141 2: urn:NID:NSS, any case."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule08_abbreviated.txt"))
+def test_rule_8_abbreviated_references_are_completed(case: Case) -> None:
+    """RFC 3986 draft appendix F: www. hosts take http://, ftp. hosts ftp://; an option turns it off."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule09_emails.txt"))
+def test_rule_9_bare_email_addresses_only_on_request(case: Case) -> None:
+    """RFC 5322 3.4.1 addr-spec found as RFC 6068 mailto: URIs when emails=True."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule10_iris.txt"))
+def test_rule_10_iri_letters_are_kept_and_unicode_punctuation_ends_a_reference(case: Case) -> None:
+    """RFC 3987 2.2: ucschar letters and digits belong to an IRI; Unicode punctuation and spaces do not."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("rule11_literal.txt"))
+def test_rule_11_plain_text_is_taken_literally(case: Case) -> None:
+    """RFC 3986 2.4: no character reference or percent-encoding is decoded while scanning."""
+    check(case)
+
+
+@pytest.mark.parametrize("case", _params("seeds.txt"))
+def test_the_specifications_own_examples_are_found(case: Case) -> None:
+    """RFC 2396 appendix E (with its line breaks), RFC 3986 appendix C and F, the RFC 1738 appendix."""
+    check(case)
+
+
+def test_fixture_marks_are_parsed_with_escapes() -> None:
+    case = _case(r"a\|b <|x:\n y|>	uri=x:y kind=urn", {})
+    assert case.text == "a|b <x:\n y>"
+    assert case.expected == (Expected((5, 10), "x:y", "urn"),)
+
+
+# --- the re-like API -------------------------------------------------------------------------------------------
+
+TEXT = 'Yes, Jim, see "http://www.w3.org/Addressing/" or <URL:ftp://ds.internic.\n net/rfc/>.'
+
+
+def test_reference_behaves_like_a_match() -> None:
+    first, second = linkkit.finditer(TEXT)
+    assert first.span() == (15, 44) and (first.start(), first.end()) == (15, 44)
+    assert first.group() == first.group(0) == first[0] == first.raw == "http://www.w3.org/Addressing/"
+    assert first.string is TEXT
+    assert first.outer_span() == (14, 45)
+    assert second.raw == "ftp://ds.internic.\n net/rfc/"
+    assert second.uri == "ftp://ds.internic.net/rfc/"
+    assert second.outer_span() == (49, TEXT.index(">") + 1)
+    assert repr(first) == (
+        "<linkkit.Reference span=(15, 44), raw='http://www.w3.org/Addressing/', "
+        "uri='http://www.w3.org/Addressing/', delimiter='quote', kind='uri'>"
+    )
+    with pytest.raises(IndexError):
+        first.group(1)
+
+
+def test_unwrapped_is_the_reference_as_written_on_one_line() -> None:
+    text = "> see <http://a.example/x-\n> y> and www.b.example/\n and c@d.example"
+    refs = list(linkkit.finditer(text, emails=True))
+    assert [ref.unwrapped for ref in refs] == ["http://a.example/x-y", "www.b.example/", "c@d.example"]
+    assert [ref.uri for ref in refs] == ["http://a.example/x-y", "http://www.b.example/", "mailto:c@d.example"]
+
+
+def test_findall_gives_the_cleaned_uris_in_text_order() -> None:
+    assert linkkit.findall(TEXT) == ["http://www.w3.org/Addressing/", "ftp://ds.internic.net/rfc/"]
+
+
+def test_sub_replaces_spans_and_keeps_delimiters() -> None:
+    assert linkkit.sub("X", TEXT) == 'Yes, Jim, see "X" or <URL:X>.'
+    assert linkkit.sub(lambda ref: ref.uri, TEXT) == TEXT.replace(".\n net", ".net")
+    assert linkkit.sub("X", TEXT, count=1) == TEXT.replace("http://www.w3.org/Addressing/", "X")
+    assert linkkit.subn("X", TEXT) == ('Yes, Jim, see "X" or <URL:X>.', 2)
+
+
+def test_identity_sub_returns_the_input_unchanged() -> None:
+    assert linkkit.sub(lambda ref: ref.raw, TEXT) == TEXT
+
+
+def test_sub_treats_a_string_repl_literally() -> None:
+    assert linkkit.sub(r"\g<0>\1", "see http://a.example/") == r"see \g<0>\1"
+
+
+def test_options_are_keyword_only_and_checked() -> None:
+    with pytest.raises(TypeError):
+        linkkit.findall(TEXT, bogus=True)
+    with pytest.raises(TypeError):
+        linkkit.finditer(b"http://example.org/")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        ScanOptions(max_length=0)
+    with pytest.raises(TypeError):
+        ScanOptions(True)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"emails": "yes"}, "option emails takes a bool, not str: 'yes'"),
+        ({"abbreviated": 1}, "option abbreviated takes a bool, not int: 1"),
+        ({"max_length": 2.5}, "option max_length takes a int, not float: 2.5"),
+        ({"max_length": True}, "option max_length takes a int, not bool: True"),
+    ],
+)
+def test_an_option_of_the_wrong_type_is_an_error_that_names_it(options: dict[str, object], message: str) -> None:
+    for call in (linkkit.finditer, linkkit.findall, finditer_stream):
+        with pytest.raises(TypeError, match=f"^{message}$"):
+            call(TEXT, **options)  # type: ignore[operator]
+    for replace in (linkkit.sub, linkkit.subn):
+        with pytest.raises(TypeError, match=f"^{message}$"):
+            replace("X", TEXT, **options)  # type: ignore[operator]
+
+
+def test_a_misspelt_option_is_an_error_that_names_it() -> None:
+    with pytest.raises(TypeError, match="emials"):
+        linkkit.findall(TEXT, emials=True)  # type: ignore[call-arg]
+
+
+_USER_SCRIPT = textwrap.dedent(
+    """
+    import linkkit
+    from linkkit.text.stream import finditer_stream
+    linkkit.findall("a", emials=True)
+    list(linkkit.finditer("a", emails="yes"))
+    linkkit.sub("X", "a", max_length="10")
+    list(finditer_stream(["a"], abbreviated=None))
+    """
+)
+
+
+def test_mypy_strict_catches_a_misspelt_option_and_a_wrong_type(tmp_path: Path) -> None:
+    script = tmp_path / "user.py"
+    script.write_text(_USER_SCRIPT, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--ignore-missing-imports", "--no-incremental", str(script)],
+        capture_output=True, text=True, timeout=300, cwd=ROOT,
+    )
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert [line.split(":")[1] for line in errors] == ["4", "5", "6", "7"], result.stdout
+    assert 'Unexpected keyword argument "emials"' in errors[0]
+    assert '"emails"' in errors[1] and '"max_length"' in errors[2] and '"abbreviated"' in errors[3]
+
+
+def test_max_length_cuts_a_run_and_the_scan_goes_on() -> None:
+    text = "http://example.org/" + "a" * 100 + " http://b.example/"
+    assert linkkit.findall(text, max_length=30) == ["http://example.org/" + "a" * 11, "http://b.example/"]
+
+
+def test_a_reference_cut_at_max_length_says_so_in_finditer_and_in_streams() -> None:
+    text = "see http://example.org/" + "a" * 100 + " and http://b.example/" + "c" * 11 + ". "
+    found = list(linkkit.finditer(text, max_length=30))
+    assert [(ref.uri, ref.truncated) for ref in found] == [
+        ("http://example.org/" + "a" * 11, True), ("http://b.example/" + "c" * 11, False),
+    ]
+    for size in (1, 7, 1000):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(finditer_stream(chunks, chunk_size=size, max_length=30)) == found
+
+
+def test_options_change_what_is_found() -> None:
+    text = "mail a@example.org or see www.example.org"
+    assert linkkit.findall(text) == ["http://www.example.org"]
+    assert linkkit.findall(text, abbreviated=False, emails=True) == ["mailto:a@example.org"]
+
+
+# --- streams ---------------------------------------------------------------------------------------------------
+
+STREAM_TEXT = (FIXTURES / "scanner" / "seeds.txt").read_text(encoding="utf-8").replace("\\n", "\n") * 3
+
+
+def test_a_stream_gives_what_the_whole_text_gives() -> None:
+    whole = list(linkkit.finditer(STREAM_TEXT, emails=True))
+    for size in (1, 7, 64, 4096):
+        chunks = [STREAM_TEXT[i : i + size] for i in range(0, len(STREAM_TEXT), size)]
+        assert list(finditer_stream(chunks, emails=True)) == whole
+
+
+def test_a_stream_reads_a_text_file_and_gives_absolute_offsets() -> None:
+    refs = list(finditer_stream(io.StringIO(STREAM_TEXT), chunk_size=100))
+    assert refs == list(linkkit.finditer(STREAM_TEXT))
+    assert all(STREAM_TEXT[ref.start() : ref.end()] == ref.raw for ref in refs)
+    assert all(ref.string == STREAM_TEXT[slice(*ref.outer_span())] for ref in refs)
+
+
+def test_a_stream_follows_a_reference_longer_than_its_chunks() -> None:
+    text = "x <http://example.org/" + "a\n" * 5000 + "> y http://b.example/"
+    refs = list(finditer_stream(iter(text), chunk_size=16))
+    assert [ref.uri for ref in refs] == ["http://example.org/" + "a" * 5000, "http://b.example/"]
+
+
+def test_a_stream_takes_a_whole_str_too() -> None:
+    assert list(finditer_stream(STREAM_TEXT)) == list(linkkit.finditer(STREAM_TEXT))
+
+
+def test_a_stream_rejects_bytes() -> None:
+    with pytest.raises(TypeError):
+        list(finditer_stream([b"http://example.org/"]))  # type: ignore[list-item]
+
+
+# --- linear time on adversarial input --------------------------------------------------------------------------
+
+_ADVERSARIAL = textwrap.dedent(
+    """
+    import linkkit
+    M = 1_000_000
+    K = 200_000  # patterns that make a reference or a near-reference every few characters
+    for text in (
+        "(" * M, "<" * M, "http://" + "a" * M, "http://" + "(" * M, "ab.cd/ef:gh" * (M // 11),
+        "http://a" + "." * M, "www." * (M // 4), "<http://" + " " * M, "a" * M + "://x", "http://[" * (M // 8),
+        "<http://a " * (K // 10), "http://a)" * (K // 9), "fax:a)-\\n" * (K // 8), "a@" * (K // 2),
+        "<URL:" * (K // 5), "http://a-\\n" * (K // 10), "a:" * (K // 2), "<http://a-\\n b-\\n" * (K // 16),
+        "http://a,http://b" * (K // 17), "http://a" + ",x:" * (M // 3), "> <http://a" + "\\n>" * (M // 2),
+        # issue 7: a candidate rejected after its run was walked, then a trigger inside the same run, again and again
+        "urn:a:" * (K // 6), "urn:x:" * (K // 6), "(urn:a:" * (K // 7), "<urn:a:" * (K // 7), "http://?" * (K // 8),
+        "http://#" * (K // 8), "ab://?" * (K // 6), "file://?" * (K // 8), "urn:ab:c%" * (K // 9),
+        "www.a!" * (K // 6), "www.a-" * (K // 6), "mailto:?" * (K // 8), "a@b." * (K // 4),
+    ):
+        list(linkkit.finditer(text, emails=True))
+    print("done")
+    """
+)
+
+
+def test_adversarial_input_finishes() -> None:
+    """Megabytes of brackets, URI characters and near-triggers finish well within a generous bound."""
+    result = subprocess.run(
+        [sys.executable, "-c", _ADVERSARIAL], capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+    )
+    assert result.stdout.strip() == "done", result.stderr

@@ -1,0 +1,84 @@
+"""Invariants of the plain-text scanner, for any text: it never raises, spans point into the text, an identity
+rewrite is byte-identical, and a stream read in chunks of any size finds what the whole text finds."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import linkkit
+from linkkit.text.scan import _URN_LOOKAHEAD
+from linkkit.text.stream import finditer_stream
+from linkkit.uri.urn import URNError, parse_urn
+
+# Pieces that make the scanner's decisions: triggers, delimiters, wraps, prose punctuation, IRI letters.
+PIECES = [
+    "http://", "HTTP:", "ftp:", "urn:isbn:", "urn:example:", "mailto:", "foo://", "www.", "ftp.", "URL:", "url: ",
+    "<", ">", "(", ")", "[", "]", "](", '"', "'", "「", "」", "（", "）", "。", "，", "-", "-\n", "\n", "\r\n", " ",
+    "\t", ".", ",", ":", "?", "!", ";", "@", "a", "b.c", "example.org", "/", "#", "%", "&amp;", "é", "中", "\u00a0",
+    "10:30", "e.g.", "x@y.z", "a@", "b" * 30, "-\n  ", "<URL:\n", ".com", "\n> ", "> > ",
+]
+texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=3)), max_size=60).map("".join)
+options = st.fixed_dictionaries({"abbreviated": st.booleans(), "emails": st.booleans()})
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=())), options)
+def test_the_scanner_never_raises_on_any_text(text: str, opts: dict[str, bool]) -> None:
+    for ref in linkkit.finditer(text, **opts):
+        assert isinstance(ref.uri, str) and ref.kind in ("uri", "urn", "abbreviated", "email")
+
+
+@given(texts, options)
+def test_spans_lie_inside_the_text_and_hold_the_raw_reference(text: str, opts: dict[str, bool]) -> None:
+    previous_end = 0
+    for ref in linkkit.finditer(text, **opts):
+        outer_start, outer_end = ref.outer_span()
+        assert 0 <= outer_start <= ref.start() < ref.end() <= outer_end <= len(text)
+        assert ref.start() >= previous_end
+        assert text[ref.start() : ref.end()] == ref.raw == ref.group()
+        assert ref.uri and not any(char.isspace() for char in ref.uri)
+        previous_end = ref.end()
+
+
+@given(texts, options)
+def test_identity_sub_returns_the_input(text: str, opts: dict[str, bool]) -> None:
+    assert linkkit.sub(lambda ref: ref.raw, text, **opts) == text
+
+
+@given(texts, options)
+def test_sub_changes_only_the_spans(text: str, opts: dict[str, bool]) -> None:
+    spans = [ref.span() for ref in linkkit.finditer(text, **opts)]
+    rewritten, count = linkkit.subn("\x00", text, **opts)
+    assert count == len(spans)
+    kept = "".join(text[end:start] for (_, end), (start, _) in zip([(0, 0), *spans], [*spans, (len(text), 0)]))
+    assert rewritten.replace("\x00", "") == kept.replace("\x00", "")
+
+
+@given(texts, options, st.lists(st.integers(min_value=1, max_value=40), min_size=1, max_size=8))
+def test_a_stream_in_chunks_finds_what_the_whole_text_finds(
+    text: str, opts: dict[str, bool], sizes: list[int]
+) -> None:
+    chunks, index = [], 0
+    while index < len(text):
+        size = sizes[len(chunks) % len(sizes)]
+        chunks.append(text[index : index + size])
+        index += size
+    streamed = list(finditer_stream(chunks, chunk_size=sizes[0], **opts))
+    assert streamed == list(linkkit.finditer(text, **opts))
+    assert all(text[ref.start() : ref.end()] == ref.raw for ref in streamed)
+
+
+# The scanner rejects a long "urn:" candidate by its first characters (linkkit.scanner._scheme_rejected_early) on
+# this property of parse_urn: it reads left to right, deciding at a position from at most two characters after it.
+@given(st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=20).map("urn:".__add__), st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=6))
+def test_a_urn_error_before_the_lookahead_stays_whatever_follows(beginning: str, rest: str) -> None:
+    try:
+        parse_urn(beginning)
+    except URNError as error:
+        if error.position <= len(beginning) - 1 - _URN_LOOKAHEAD:
+            try:
+                parse_urn(beginning + rest)
+            except URNError as longer:
+                assert longer.position == error.position
+            else:
+                raise AssertionError(f"{beginning + rest!r} parses, {beginning!r} failed at {error.position}")

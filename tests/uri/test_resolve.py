@@ -1,0 +1,155 @@
+"""Reference resolution, RFC 3986 section 5.2, against the RFC's tables and the public vectors."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from fixtures_loader import load_json, load_table
+from hypothesis import given
+from hypothesis import strategies as st
+
+import linkkit
+from linkkit import ResolutionError, remove_dot_segments
+
+CASES = load_json("uri/resolve.json")["cases"]
+RFC_CASES = [c for c in CASES if c["rfc"]]
+
+
+def _id(case: dict) -> str:
+    return f"{case['group']}:{case['base']}+{case['ref']}:{case['mode']}"
+
+
+def _resolve(case: dict) -> str:
+    return linkkit.resolve(case["base"], case["ref"], strict=case["mode"] == "strict")
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["group"] == "rfc3986-5.4.1"], ids=_id)
+def test_rfc3986_5_4_1_normal_examples(case: dict) -> None:
+    assert _resolve(case) == case["expected"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["group"] == "rfc3986-5.4.2"], ids=_id)
+def test_rfc3986_5_4_2_abnormal_examples_strict_and_non_strict(case: dict) -> None:
+    assert _resolve(case) == case["expected"]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c["group"] == "rfc3986-5.2.4"], ids=_id)
+def test_rfc3986_5_2_4_worked_examples(case: dict) -> None:
+    assert _resolve(case) == case["expected"]
+
+
+def test_all_rfc_defined_vectors_pass() -> None:
+    # 748 distinct (base, ref, mode) triples whose answer RFC 3986 5.2 defines.
+    assert len({(c["base"], c["ref"], c["mode"]) for c in RFC_CASES}) == 748
+    failures = [(_id(c), c["expected"], _resolve(c)) for c in RFC_CASES if _resolve(c) != c["expected"]]
+    assert failures == []
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if not c["rfc"] and c["base"].partition(":")[1] == ""], ids=_id)
+def test_a_relative_base_is_an_error_that_says_so(case: dict) -> None:
+    # RFC 3986 5.1: a base URI must be absolute; outside the RFC, peers disagree on what to do (see README).
+    if linkkit.parse(case["ref"]).scheme is not None:
+        assert _resolve(case) is not None
+    else:
+        with pytest.raises(ResolutionError, match="not absolute"):
+            _resolve(case)
+
+
+def test_a_reference_with_a_scheme_needs_no_base() -> None:
+    # RFC 3986 5.2.2: the base is not consulted when the reference has its own scheme.
+    assert linkkit.resolve("", "http://a/./g") == "http://a/g"
+
+
+def test_non_strict_compares_the_scheme_case_insensitively() -> None:
+    # RFC 3986 5.4.2 / 5.2.2 backward-compatible reading; schemes are case-insensitive (3.1).
+    assert linkkit.resolve("http://a/b/c/d;p?q", "HTTP:g", strict=False) == "http://a/b/c/g"
+    assert linkkit.resolve("http://a/b/c/d;p?q", "HTTP:g") == "HTTP:g"
+
+
+def test_the_base_is_never_normalized() -> None:
+    assert linkkit.resolve("HTTP://A/b/./c/%7e?q", "") == "HTTP://A/b/./c/%7e?q"
+    assert linkkit.resolve("HTTP://A/B/c", "d") == "HTTP://A/B/d"
+
+
+def test_non_ascii_stays_as_written() -> None:
+    assert linkkit.resolve("http://例え.jp/α/β", "../γ?δ#ε") == "http://例え.jp/γ?δ#ε"
+
+
+def test_uri_reference_objects_are_accepted() -> None:
+    base = linkkit.parse("http://a/b/c/d;p?q")
+    assert linkkit.resolve(base, linkkit.parse("../g")) == "http://a/b/g"
+
+
+def test_other_types_are_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="str or URIReference"):
+        linkkit.resolve("http://a/", 42)  # type: ignore[arg-type]
+
+
+def literal_remove_dot_segments(path: str) -> str:
+    """RFC 3986 5.2.4, the buffer algorithm word for word: the oracle for the library's segment form."""
+    inp, out = path, ""
+    while inp:
+        if inp.startswith("../"):  # A
+            inp = inp[3:]
+        elif inp.startswith("./"):  # A
+            inp = inp[2:]
+        elif inp.startswith("/./"):  # B
+            inp = inp[2:]
+        elif inp == "/.":  # B
+            inp = "/"
+        elif inp.startswith("/../") or inp == "/..":  # C
+            inp = "/" + inp[4:]
+            out = out[: max(out.rfind("/"), 0)]
+        elif inp in (".", ".."):  # D
+            inp = ""
+        else:  # E
+            end = inp.find("/", 1)
+            end = len(inp) if end == -1 else end
+            out, inp = out + inp[:end], inp[end:]
+    return out
+
+
+@pytest.mark.parametrize(("path", "expected"), [(r[0], r[1]) for r in load_table("uri/remove_dot_segments.txt")])
+def test_remove_dot_segments_table(path: str, expected: str) -> None:
+    assert remove_dot_segments(path) == expected
+    assert literal_remove_dot_segments(path) == expected
+
+
+def test_remove_dot_segments_equals_the_literal_algorithm_on_every_short_path() -> None:
+    for length in range(9):
+        for chars in itertools.product("./a", repeat=length):
+            path = "".join(chars)
+            assert remove_dot_segments(path) == literal_remove_dot_segments(path), path
+
+
+@given(st.text(alphabet="./ab%:", max_size=30))
+def test_remove_dot_segments_equals_the_literal_algorithm(path: str) -> None:
+    assert remove_dot_segments(path) == literal_remove_dot_segments(path)
+
+
+_BASES = st.sampled_from(["http://a/b/c/d;p?q", "foo:bar", "file:///x/y", "http://a", "s://h/a/b/", "t:"])  # bases without dot segments: 5.2.2 copies an unmodified base path as is
+
+
+def _has_dot_segment(path: str) -> bool:
+    return any(segment in (".", "..") for segment in path.split("/"))
+
+
+@given(_BASES, st.text(alphabet="abc./?#:;=@%", max_size=20))
+def test_resolution_against_an_absolute_base_is_absolute_without_dot_segments(base: str, ref: str) -> None:
+    target = linkkit.parse(linkkit.resolve(base, ref))
+    assert target.scheme is not None
+    assert not _has_dot_segment(target.path)
+
+
+@pytest.mark.parametrize("directory", ["/", "/a/", "/a/b/", "/a//", "//", "/a/./", "/.a/", "a/", ""])
+def test_climbing_the_base_directory_equals_removing_dot_segments(directory: str) -> None:
+    # The fast path for "../g" and "./g" after a 5.2.3 merge must agree with 5.2.4 on the merged path.
+    from linkkit.uri.resolution import _remove_leading_dots
+
+    for length in range(1, 8):
+        for chars in itertools.product("./a", repeat=length):
+            reference = "".join(chars)
+            if reference[0] == ".":
+                merged = directory + reference
+                assert _remove_leading_dots(merged, len(directory)) == remove_dot_segments(merged), merged
