@@ -6,9 +6,8 @@ them (RFC 3986, 8141, 1738), ``linkkit.link`` is the shape every found link shar
 ``linkkit.io`` reads inputs and writes outputs safely, and ``linkkit.cli`` is the command line.
 """
 
-from importlib.metadata import version as _version
+from typing import TYPE_CHECKING, Any
 
-from . import html
 from .errors import InputError, LinkkitError, ResolutionError, URIError
 from .link import LinkLike, record
 from .text import Reference, ScanOptions, findall, finditer, finditer_stream, sub, subn
@@ -30,37 +29,52 @@ from .uri import (
     validate,
 )
 
-__version__ = _version("linkkit")  # single source: the version in pyproject.toml
+if TYPE_CHECKING:
+    from . import html
+
+
+def __getattr__(name: str) -> Any:
+    """``linkkit.html`` and ``__version__``, loaded on first use (PEP 562): importing the face and scanning a text
+    pays for neither the HTML tokenizer's patterns nor the package metadata."""
+    if name == "html":
+        import importlib
+
+        return importlib.import_module(".html", __name__)
+    if name == "__version__":
+        from importlib.metadata import version
+
+        return version("linkkit")  # single source: the version in pyproject.toml
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
-    "__version__",
+    "URN",
     "Base",
     "HostKind",
     "InputError",
     "LinkLike",
     "LinkkitError",
+    "Reference",
     "ResolutionError",
+    "ScanOptions",
     "URIError",
     "URIReference",
+    "Violation",
+    "__version__",
     "compose",
     "equivalent",
-    "normalize",
-    "parse",
-    "record",
-    "remove_dot_segments",
-    "resolve",
-    "Reference",
-    "ScanOptions",
     "findall",
     "finditer",
     "finditer_stream",
+    "html",
+    "is_valid",
+    "normalize",
+    "parse",
+    "parse_urn",
+    "record",
+    "remove_dot_segments",
+    "resolve",
+    "scheme_specific",
     "sub",
     "subn",
-    "URN",
-    "parse_urn",
-    "scheme_specific",
-    "Violation",
-    "is_valid",
     "validate",
-    "html",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import contextlib
 import json
 import os
 import re
@@ -169,7 +170,9 @@ def add_extract(commands: Subcommands) -> None:
     _add_scanner_options(parser)
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="one URI per line, or JSON lines")
     parser.add_argument("--unique", action="store_true", help="print each URI once, at its first occurrence")
-    parser.add_argument("--base", metavar="URL", help="retrieval URL of HTML inputs: their links are resolved against it")
+    parser.add_argument(
+        "--base", metavar="URL", help="retrieval URL of HTML inputs: their links are resolved against it"
+    )
     parser.set_defaults(run=run_extract, check=_check_base, parser=parser)
 
 
@@ -273,7 +276,8 @@ def _rewrite_from(
         )
         out.write(encoder.encode("", final=True))
     except UnicodeEncodeError as error:  # a replacement the input's encoding cannot hold
-        raise InputError(source.label, f"cannot encode {error.object[error.start:error.end]!r} as {encoding.codec}") from None
+        unencodable = error.object[error.start : error.end]
+        raise InputError(source.label, f"cannot encode {unencodable!r} as {encoding.codec}") from None
     undecodable.warn(source, encoding, stderr)
     return changed
 
@@ -451,10 +455,10 @@ def main(argv: Iterable[str] | None = None) -> int:
         _error(str(error), sys.stderr)
         return EXIT_SOME_FAILED
     except BrokenPipeError:  # `linkkit extract big.txt | head -1`: the reader went away; stop quietly
-        try:  # Python flushes standard output at exit: into /dev/null, not into the closed pipe (Python docs, signal)
+        # Python flushes standard output at exit: into /dev/null, not into the closed pipe (Python docs, signal).
+        # OSError, ValueError: standard output is not a file descriptor (embedded, captured): nothing to flush.
+        with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass  # standard output is not a file descriptor (embedded, captured): nothing left to flush into a pipe
         return EXIT_BROKEN_PIPE
     except KeyboardInterrupt:
         return 130

@@ -12,7 +12,7 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TextIO
@@ -49,12 +49,12 @@ class Input:
     def label(self) -> str:
         return "<stdin>" if self.name == STDIN else self.name
 
-    def open_binary(self) -> IO[bytes]:
+    def open_binary(self) -> AbstractContextManager[IO[bytes]]:
         """The input as a binary stream (standard input is left open when the stream is done with)."""
         if self.name == STDIN:
-            return nullcontext(sys.stdin.buffer)  # type: ignore[return-value]
+            return nullcontext(sys.stdin.buffer)
         try:
-            return open(self.name, "rb")  # noqa: SIM115
+            return open(self.name, "rb")
         except OSError as error:
             raise InputError(self.label, error.strerror or str(error)) from None
 

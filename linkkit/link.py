@@ -63,7 +63,7 @@ class LinkLike(Protocol):
 def record(
     link: LinkLike,
     *,
-    input: str | None = None,  # noqa: A002 -- the record's key, as users read it
+    input: str | None = None,
     line: int | None = None,
     column: int | None = None,
     unit: Unit = "character",

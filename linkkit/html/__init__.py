@@ -20,4 +20,7 @@ from .places import FOREIGN_PLACES, GLOBAL_PLACES, PLACES, Link
 from .rewrite import absolutize, links, rewrite
 from .trees import rewrite_lxml, rewrite_soup
 
-__all__ = ["FOREIGN_PLACES", "GLOBAL_PLACES", "PLACES", "Link", "absolutize", "links", "rewrite", "rewrite_lxml", "rewrite_soup"]
+__all__ = [
+    "FOREIGN_PLACES", "GLOBAL_PLACES", "PLACES", "Link", "absolutize", "links", "rewrite", "rewrite_lxml",
+    "rewrite_soup",
+]

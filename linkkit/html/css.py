@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .places import ASCII_WHITESPACE, WHITESPACE_CLASS
+from .places import ASCII_WHITESPACE, WS
 
 
 # CSS Syntax 3, section 4: comments and strings are skipped; url(...) (4.3.6, either form) and an @import
@@ -17,9 +17,10 @@ _CSS_STRING_DQ = r'"(?:[^"\\\n\r\f]|\\[\s\S])*+"'
 _CSS_STRING_SQ = r"'(?:[^'\\\n\r\f]|\\[\s\S])*+'"
 _CSS_TOKENS = re.compile(
     r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
-    rf"|@(?i:import){WHITESPACE_CLASS}*+(?P<import>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
-    rf"|(?<![-\w\\\u0080-\U0010ffff])(?i:url)\({WHITESPACE_CLASS}*+(?:(?P<quoted>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
-    rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++){WHITESPACE_CLASS}*+\))"
+    rf"|@(?i:import){WS}*+(?P<import>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
+    rf"|(?<![-\w\\\u0080-\U0010ffff])(?i:url)\({WS}*+(?:(?P<quoted>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
+    rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++)"
+    rf"{WS}*+\))"
     rf"|{_CSS_STRING_DQ}|{_CSS_STRING_SQ}|[\"'][^\n\r\f]*+"
     r"|\\[\s\S]"
 )

@@ -6,7 +6,7 @@ import codecs
 import functools
 import re
 
-from .places import ASCII_WHITESPACE, WHITESPACE_CLASS
+from .places import ASCII_WHITESPACE, WS
 from .tokenizer import _MARKUP, _attributes
 
 
@@ -27,7 +27,9 @@ _WHATWG_ENCODINGS = {
 }
 _LABELS = {label: codec for codec, labels in _WHATWG_ENCODINGS.items() for label in labels.split()}
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs.BOM_UTF16_LE, "utf-16-le"))
-_META_CHARSET = re.compile(rf"charset{WHITESPACE_CLASS}*=({WHITESPACE_CLASS}*)(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\f\r ;\"']+))", re.IGNORECASE)
+_META_CHARSET = re.compile(
+    rf"charset{WS}*=({WS}*)(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\f\r ;\"']+))", re.IGNORECASE
+)
 
 
 # Python codecs that write a byte order mark before every value they encode: the standard means the BOM-less form.

@@ -9,11 +9,13 @@ from types import MappingProxyType
 
 from .base import _scheme
 
+from ..uri.charset import always_match
+
 
 # HTML standard, Infra "ASCII whitespace": TAB, LF, FF, CR, SPACE (CR survives input preprocessing only in
 # values, where it is whitespace all the same); and as a regex character class.
 ASCII_WHITESPACE = "\t\n\f\r "
-WHITESPACE_CLASS = "[" + "".join(re.escape(c) for c in ASCII_WHITESPACE) + "]"
+WS = "[" + "".join(re.escape(c) for c in ASCII_WHITESPACE) + "]"  # one of them, in a regex
 
 # ------------------------------------------------------------------------------------------- where URLs live
 URL, TOKENS, SRCSET, CSS = "url", "tokens", "srcset", "css"
@@ -162,7 +164,7 @@ def read_srcset(value: str) -> Iterator[tuple[int, int, str, str | None]]:
             while value[end - 1] == ",":
                 end -= 1
         else:  # step 8: the descriptor tokenizer runs to a comma outside parentheses, or to the end
-            position = _DESCRIPTORS.match(value, position).end()  # type: ignore[union-attr]  # "*" matches
+            position = always_match(_DESCRIPTORS, value, position).end()
         yield start, end, value[start:end], None
 
 
@@ -176,7 +178,7 @@ def read_refresh(value: str) -> Iterator[tuple[int, int, str, str | None]]:
         position += 1
     if position == digits and value[position : position + 1] != ".":
         return
-    while position < length and (value[position] == "." or value[position].isascii() and value[position].isdigit()):
+    while position < length and (value[position] == "." or (value[position].isascii() and value[position].isdigit())):
         position += 1
     if position < length:
         if value[position] not in ";," + ASCII_WHITESPACE:

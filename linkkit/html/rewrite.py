@@ -63,7 +63,7 @@ class _Resolved(NamedTuple):
     def links(self) -> Iterator[Link]:
         """The Links, spans in input offsets."""
         where = None if self.prepared.one_to_one else self.prepared.offsets({p for f in self.found for p in f.span})
-        for index, (f, uri) in enumerate(zip(self.found, self.uris)):
+        for index, (f, uri) in enumerate(zip(self.found, self.uris, strict=True)):
             span = f.span if where is None else (where[f.span[0]], where[f.span[1]])
             yield Link(f.tag, f.attr, f.raw, uri, span, self.base_url if index in self.base_hrefs else self.base)
 
@@ -167,7 +167,7 @@ def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Docu
     edits: list[tuple[int, int, str, str]] = []  # view start, view end, text, codec error handler
     # Changes in unquoted values, grouped by value: one that must be quoted is quoted as a whole.
     unquoted: dict[tuple[int, int], list[tuple[_Found, str]]] = {}
-    for f, new in zip(resolved.found, news):
+    for f, new in zip(resolved.found, news, strict=True):
         if new == f.raw:
             continue
         new = _held(new, f.kind)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import re
 from html.entities import html5 as NAMED_CHARACTER_REFERENCES
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .css import read_css
 from .decoding import _decoded
-from .places import CSS, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, REFRESH, Reader, SRCSET, TOKENS, URL, WHITESPACE_CLASS, read_refresh, read_srcset, read_tokens, read_url
+from .places import (
+    CSS, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, REFRESH, SRCSET, TOKENS, URL, WS, Reader, read_refresh, read_srcset,
+    read_tokens, read_url,
+)
 
 
 
@@ -23,7 +26,8 @@ READERS: dict[str, Reader] = {URL: read_url, TOKENS: read_tokens, SRCSET: read_s
 # cut off and dropped (13.2.5.x "eof-in-tag"). Every loop is possessive, so matching is linear.
 _ATTRIBUTE = (
     r"[^\t\n\f\r />][^\t\n\f\r />=]*+"
-    rf"(?:{WHITESPACE_CLASS}*+={WHITESPACE_CLASS}*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))|(?!{WHITESPACE_CLASS}*+=))"
+    rf"(?:{WS}*+={WS}*+(?:\"[^\"]*+\"|'[^']*+'|[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))"
+    rf"|(?!{WS}*+=))"
 )
 _TAG_REST = rf"(?:[\t\n\f\r /]*+{_ATTRIBUTE})*+"
 _MARKUP = re.compile(
@@ -165,8 +169,8 @@ def _decode(view: str, start: int, end: int, codec: str | None, references: bool
 
     def literal(stop: int) -> None:
         text = view[position:stop]
-        if transcode and not text.isascii():
-            text, relative = _decoded(text.encode("latin-1"), codec)  # type: ignore[arg-type]
+        if transcode and codec is not None and not text.isascii():
+            text, relative = _decoded(text.encode("latin-1"), codec)
             starts = [position + at for at in relative[:-1]]
         else:
             starts = list(range(position, stop))
@@ -233,7 +237,8 @@ _READ_ATTRIBUTES = _trie(
 _READ_ATTRIBUTE = re.compile(
     rf"(?:[\t\n\f\r /]*+(?!(?i:{_READ_ATTRIBUTES})[\t\n\f\r />=]){_ATTRIBUTE})*+"
     rf"[\t\n\f\r /]*+(?P<name>(?i:{_READ_ATTRIBUTES}))(?=[\t\n\f\r />=])"
-    rf"(?:{WHITESPACE_CLASS}*+={WHITESPACE_CLASS}*+(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))))?"
+    rf"(?:{WS}*+={WS}*+"
+    rf"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))))?"
 )
 
 
@@ -277,11 +282,13 @@ def _scan(view: str, codec: str | None) -> _Scan:
     def collect(tag: str, name: str, kind: str, value: tuple[int, int, str | None]) -> None:
         start, end, quote = value
         text = view[start:end]
-        if kind == URL and "&" not in text and text.isprintable() and (codec is None or text.isascii()):
-            # the common case, inlined: a plain value without references, NUL or whitespace but spaces
-            if not text or text[0] != " " and text[-1] != " ":
-                found.append(_Found(tag, name, text, (start, end), start, end, quote, None, kind))
-                return
+        # The common case, inlined: a plain value without references, NUL or whitespace but inner spaces.
+        if (
+            kind == URL and "&" not in text and text.isprintable() and (codec is None or text.isascii())
+            and (not text or (text[0] != " " and text[-1] != " "))
+        ):
+            found.append(_Found(tag, name, text, (start, end), start, end, quote, None, kind))
+            return
         text, offsets = _decode(view, start, end, codec, True)
         for a, b, raw, css in READERS[kind](text):
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
@@ -294,10 +301,8 @@ def _scan(view: str, codec: str | None) -> _Scan:
             found.append(_Found(tag, None, raw, span, start, end, "<", css, CSS))
 
     while True:
-        if stack:
-            match = search(view, position)
-        else:  # in HTML content, only the markup that matters reaches Python
-            match = match_markup(view, skip(view, position).end())  # type: ignore[union-attr]  # "*" matches
+        # In HTML content, only the markup that matters reaches Python (the skip pattern's "*" always matches).
+        match = search(view, position) if stack else match_markup(view, cast(re.Match[str], skip(view, position)).end())
         if match is None:
             break
         position = match.end()
@@ -310,14 +315,12 @@ def _scan(view: str, codec: str | None) -> _Scan:
             attributes_start, attributes_end = match.span("attrs")
             if namespace == "html" and (tag == "svg" or tag == "math"):  # the root is an SVG/MathML element
                 namespace = tag
-            if namespace != "html":
-                if tag in _BREAKOUT or (
-                    tag == "font"
-                    and not _attributes(view, attributes_start, position).keys().isdisjoint(_FONT_BREAKOUT)
-                ):
-                    while stack and stack[-1][1] != "html":
-                        stack.pop()
-                    namespace = stack[-1][1] if stack else "html"
+            if namespace != "html" and (tag in _BREAKOUT or (
+                tag == "font" and not _attributes(view, attributes_start, position).keys().isdisjoint(_FONT_BREAKOUT)
+            )):
+                while stack and stack[-1][1] != "html":
+                    stack.pop()
+                namespace = stack[-1][1] if stack else "html"
             if namespace != "html":
                 self_closing = match.group("close").endswith("/>")
                 if _FOREIGN_HINT.search(view, attributes_start, attributes_end):

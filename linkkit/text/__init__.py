@@ -6,4 +6,4 @@ from .reference import Reference
 from .scan import ScanOptions, findall, finditer, sub, subn
 from .stream import finditer_stream
 
-__all__ = ["Reference", "ScanOptions", "finditer", "finditer_stream", "findall", "sub", "subn"]
+__all__ = ["Reference", "ScanOptions", "findall", "finditer", "finditer_stream", "sub", "subn"]

@@ -31,7 +31,7 @@ from .rules import (
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
 from ..uri.urn import URNError, is_urn, parse_urn
 
-__all__ = ["Reference", "ScanOptions", "finditer", "findall", "sub", "subn"]
+__all__ = ["Reference", "ScanOptions", "findall", "finditer", "sub", "subn"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

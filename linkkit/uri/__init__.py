@@ -10,10 +10,11 @@ from .urn import URN, parse_urn
 from .validation import Violation, is_valid, validate
 
 __all__ = [
+    "URN",
     "Base",
     "HostKind",
     "URIReference",
-    "URN",
+    "Violation",
     "compose",
     "equivalent",
     "is_valid",
@@ -24,5 +25,4 @@ __all__ = [
     "resolve",
     "scheme_specific",
     "validate",
-    "Violation",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import cast
 
 # RFC 2234 core rules used by RFC 3986: ALPHA = %x41-5A / %x61-7A, DIGIT = %x30-39
 ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
@@ -42,6 +43,11 @@ def char_class(chars: str, *, pct_encoded: bool = False) -> str:
     """A regex character class matching one of *chars* (or a pct-encoded triplet when *pct_encoded*)."""
     cls = "[" + "".join(re.escape(c) for c in chars) + "]"
     return f"(?:{cls}|{PCT_ENCODED})" if pct_encoded else cls
+
+
+def always_match(pattern: re.Pattern[str], text: str, pos: int = 0) -> re.Match[str]:
+    """``pattern.match(text, pos)`` for a *pattern* that matches the empty string, so always matches (a ``*`` run)."""
+    return cast(re.Match[str], pattern.match(text, pos))
 
 
 def complement_class(chars: str) -> str:

@@ -134,10 +134,10 @@ class Base:
 def resolve(base: str | URIReference | Base, reference: str | URIReference, *, strict: bool = True) -> str:
     """Resolve *reference* against *base* (RFC 3986 5.2.2) and return the target URI, recomposed (5.3).
 
-    *base* (a string, a URIReference, or a :class:`Base` that holds it split for many calls) must be absolute (have a scheme, 5.1) whenever the reference lacks a scheme of its own, else
-    ResolutionError; its fragment is ignored and it is never normalized. ``strict=False`` is the
-    backward-compatible reading of 5.2.2 / 5.4.2: a scheme equal to the base's (compared case-insensitively)
-    is dropped, so ``http:g`` against an http base is ``http://a/b/c/g``.
+    *base* (a string, a URIReference, or a :class:`Base` that holds it split for many calls) must be absolute
+    (have a scheme, 5.1) whenever the reference lacks a scheme of its own, else ResolutionError; its fragment is
+    ignored and it is never normalized. ``strict=False`` is the backward-compatible reading of 5.2.2 / 5.4.2: a
+    scheme equal to the base's (compared case-insensitively) is dropped, so ``http:g`` against an http base is ``http://a/b/c/g``.
 
     >>> resolve("http://a/b/c/d;p?q", "../g")
     'http://a/b/g'

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from .charset import ALPHA, DIGIT, HEXDIG, char_class
 from ..errors import URISyntaxError
@@ -190,7 +190,7 @@ class File:
         return self.host is None or self.host.lower() in ("", "localhost")
 
 
-SchemeSpecific = Union[FTP, HTTP, Gopher, Mailto, News, NNTP, Telnet, WAIS, Prospero, File]
+SchemeSpecific = FTP | HTTP | Gopher | Mailto | News | NNTP | Telnet | WAIS | Prospero | File
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,13 +306,14 @@ def _read_gopher(parts: _Parts) -> Gopher:
     gtype_length = 3 if gopher_path.startswith("%") else 1
     gtype = parts.decoded(gopher_path[:gtype_length], at)
     pieces = gopher_path[gtype_length:].split("%09", 2)
-    decoded = []
+    decoded: list[str] = []
     piece_at = at + gtype_length
     for piece in pieces:
         decoded.append(parts.decoded(piece, piece_at))
         piece_at += len(piece) + 3
-    decoded += [None] * (3 - len(decoded))  # type: ignore[list-item]
-    return Gopher(host, port, gtype, decoded[0], decoded[1], decoded[2])
+    search = decoded[1] if len(decoded) > 1 else None
+    gopher_plus = decoded[2] if len(decoded) > 2 else None
+    return Gopher(host, port, gtype, decoded[0], search, gopher_plus)
 
 
 def _read_mailto(parts: _Parts) -> Mailto:

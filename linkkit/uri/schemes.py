@@ -123,9 +123,9 @@ KNOWN_SCHEMES = frozenset(
     reload res resource rmi rsync rtmfp rtmp rtsp rtsps rtspu sarif secondlife secret-token service session sftp
     sgn shc shttp sieve simpleledger simplex sip sips skype smb smp sms smtp snews snmp soap.beep soap.beeps soldat
     spiffe spotify ssb ssh starknet steam stun stuns submit svn swh swid swidpath tag taler teamspeak teapot teapots
-    tel teliaeid telnet tftp things thismessage thzp tip tn3270 tool turn turns tv udp unreal upt urn ut2004 uuid-in-package
-    v-event vemmi ventrilo ves videotex vnc view-source vscode vscode-insiders vsls w3 wais wcr webcal wifi wpid ws
-    wss wtai wyciwyg xcon xcon-userid xfire xmlrpc.beep xmlrpc.beeps xmpp xftp xrcp xri ymsgr z39.50 z39.50r
-    z39.50s
+    tel teliaeid telnet tftp things thismessage thzp tip tn3270 tool turn turns tv udp unreal upt urn ut2004
+    uuid-in-package v-event vemmi ventrilo ves videotex vnc view-source vscode vscode-insiders vsls w3 wais wcr webcal
+    wifi wpid ws wss wtai wyciwyg xcon xcon-userid xfire xmlrpc.beep xmlrpc.beeps xmpp xftp xrcp xri ymsgr z39.50
+    z39.50r z39.50s
     """.split()
 )

@@ -21,6 +21,8 @@ from .charset import ALPHA, DIGIT, PCHAR, SUB_DELIMS, UNRESERVED, char_class, pc
 from ..errors import URISyntaxError
 from .percent import upper_percent_hex
 
+from .charset import always_match
+
 Grammar = Literal["rfc8141", "rfc2141"]
 DraftStep = Literal["5a", "5b"]
 
@@ -103,7 +105,7 @@ class URN:
         """The draft's query directives ``keywd=value`` in order (seed 004 2.3); empty without a draft query."""
         if self.query is None:
             return ()
-        return tuple(tuple(d.split("=", 1)) for d in self.query.split("&"))  # type: ignore[misc]
+        return tuple((keyword, value) for keyword, _, value in (d.partition("=") for d in self.query.split("&")))
 
     def __str__(self) -> str:
         text = self.assigned_name
@@ -127,7 +129,7 @@ def _fail_in_run(text: str, pos: int, rule: str) -> URNError:
 
 def _parse_nid(text: str, grammar: Grammar) -> int:
     """Check the NID that starts at 4; return the position of the ":" after it."""
-    end = _LDH_RUN.match(text, 4).end()  # type: ignore[union-attr]  # matches the empty string
+    end = always_match(_LDH_RUN, text, 4).end()
     nid = text[4:end]
     rule = _NID_RULE[grammar]
     if not _NID[grammar].fullmatch(nid):
@@ -196,8 +198,8 @@ def _parse_components(text: str, nid: str, nss: str, pos: int, draft_query: bool
             raise _fail_in_run(text, pos + 1, 'urn-query = directive *( "&" directive ) (draft 2.3)')
         query, pos = match.group(), match.end()
     if text.startswith("#", pos):
-        match = _FRAGMENT.match(text, pos + 1)
-        f_component, pos = match.group(), match.end()  # type: ignore[union-attr]  # matches the empty string
+        match = always_match(_FRAGMENT, text, pos + 1)
+        f_component, pos = match.group(), match.end()
         if pos != len(text):
             raise _fail_in_run(text, pos, 'f-component = fragment (RFC 8141 2, RFC 3986 3.5)')
     if pos != len(text):

@@ -17,7 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from functools import cache
 from itertools import islice
+from typing import Literal, get_args
 
 from .charset import (
     ALPHA,
@@ -39,7 +41,9 @@ from .charset import (
 )
 from .model import IPV4ADDRESS, HostKind, split_authority, split_match
 
-RULES = ("URI-reference", "URI", "absolute-URI", "relative-ref")
+# The rules a text is validated against: RFC 3986 4.1, 3, 4.3, 4.2.
+Rule = Literal["URI-reference", "URI", "absolute-URI", "relative-ref"]
+RULES: tuple[Rule, ...] = get_args(Rule)
 # validate() reports at most this many violations (a run of offending characters counts once), so that a megabyte
 # of invalid text costs one linear pass, not a million Violations; the last one reported says so when it cuts.
 MAX_VIOLATIONS = 100
@@ -106,7 +110,8 @@ _QUERY = rf"(?:\?{pct_run(QUERY_CHARS)})?"
 _FRAGMENT = f"(?:#{pct_run(FRAGMENT_CHARS)})?"
 
 
-def _compile(rule: str, ipv6_zone_id: bool) -> re.Pattern[str]:
+@cache  # compiled on first use: importing linkkit costs no regex compilation for a rule never validated
+def _compile(rule: Rule, ipv6_zone_id: bool) -> re.Pattern[str]:
     # host = IP-literal / IPv4address / reg-name: every IPv4address is also a reg-name, so validity needs only two.
     ip_literal = rf"\[(?:{_IPV6ADDRZ if ipv6_zone_id else _IPV6ADDRESS}|{_IPVFUTURE})\]"
     authority = f"(?:{_USERINFO}@)?(?:{ip_literal}|{pct_run(REG_NAME_CHARS)})(?::{_PORT})?"
@@ -125,17 +130,13 @@ def _compile(rule: str, ipv6_zone_id: bool) -> re.Pattern[str]:
     }[rule])
 
 
-_PATTERNS = {(rule, zone): _compile(rule, zone) for rule in RULES for zone in (False, True)}
+def _pattern(rule: Rule, ipv6_zone_id: bool) -> re.Pattern[str]:
+    if rule not in RULES:
+        raise ValueError(f"rule must be one of {', '.join(RULES)}; got {rule!r}")
+    return _compile(rule, bool(ipv6_zone_id))
 
 
-def _pattern(rule: str, ipv6_zone_id: bool) -> re.Pattern[str]:
-    try:
-        return _PATTERNS[rule, ipv6_zone_id]
-    except KeyError:
-        raise ValueError(f"rule must be one of {', '.join(RULES)}; got {rule!r}") from None
-
-
-def is_valid(text: str, *, rule: str = "URI-reference", ipv6_zone_id: bool = False) -> bool:
+def is_valid(text: str, *, rule: Rule = "URI-reference", ipv6_zone_id: bool = False) -> bool:
     """True when *text* matches *rule* of RFC 3986 appendix A (one regex match, no diagnosis).
 
     >>> is_valid("http://1.2.3.01/"), is_valid("http://[1.2.3.4]/")
@@ -146,7 +147,7 @@ def is_valid(text: str, *, rule: str = "URI-reference", ipv6_zone_id: bool = Fal
     return _pattern(rule, ipv6_zone_id).fullmatch(text) is not None
 
 
-def validate(text: str, *, rule: str = "URI-reference", ipv6_zone_id: bool = False) -> tuple[Violation, ...]:
+def validate(text: str, *, rule: Rule = "URI-reference", ipv6_zone_id: bool = False) -> tuple[Violation, ...]:
     """Every violation of *rule* (URI-reference, URI, absolute-URI or relative-ref, RFC 3986 4.1-4.3) in *text*.
 
     An empty tuple means valid. ``ipv6_zone_id=True`` also accepts RFC 6874 zone identifiers (``[fe80::1%25eth0]``),
@@ -163,7 +164,7 @@ def validate(text: str, *, rule: str = "URI-reference", ipv6_zone_id: bool = Fal
         return violations
     last = violations[MAX_VIOLATIONS - 1]
     cut = f"{last.message}; validate() reports at most {MAX_VIOLATIONS} violations, so later ones are left out"
-    return violations[: MAX_VIOLATIONS - 1] + (replace(last, message=cut),)
+    return (*violations[: MAX_VIOLATIONS - 1], replace(last, message=cut))
 
 
 # --- The slow path: walk the appendix B components of an invalid reference and name what breaks. -------------------
@@ -175,8 +176,18 @@ class _Component:
 
     rule: str
     where: str
-    offenders: re.Pattern[str]
+    pattern: str  # the offenders: compiled on first use (see offenders)
     expected: str
+
+    @property
+    def offenders(self) -> re.Pattern[str]:
+        """One match per run of offending characters of one kind."""
+        return _compiled(self.pattern)
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
 
 
 def _component(rule: str, where: str, chars: str, *, pct_encoded: bool, expected: str) -> _Component:
@@ -184,7 +195,7 @@ def _component(rule: str, where: str, chars: str, *, pct_encoded: bool, expected
     # one match is a whole run of offenders of one kind.
     refused = complement_class(chars + "%") if pct_encoded else complement_class(chars)
     bad_pct = f"(?P<pct>(?:%(?!{_HEX}{{2}}))++)|" if pct_encoded else ""
-    return _Component(rule, where, re.compile(f"{bad_pct}{refused}++"), expected)
+    return _Component(rule, where, f"{bad_pct}{refused}++", expected)
 
 
 _SCHEME_REST = _component(
@@ -253,10 +264,10 @@ def _run_length(match: re.Match[str]) -> str:
     return "" if length == 1 else f" (reported once for the run of {length} offending characters starting here)"
 
 
-def _diagnose(text: str, rule: str, ipv6_zone_id: bool) -> Iterator[Violation]:
+def _diagnose(text: str, rule: Rule, ipv6_zone_id: bool) -> Iterator[Violation]:
     """Violations of *rule* component by component, the components split by RFC 3986 appendix B."""
     parts = split_match(text)
-    scheme, authority, path, query, fragment = parts.groups()
+    scheme, authority, _, query, fragment = parts.groups()
     if scheme is not None:
         if rule == "relative-ref":  # RFC 3986 4.2: a colon in the first segment would be read as a scheme
             yield Violation(parts.end(1), "path-noscheme", f"':' in the first segment of a relative reference makes "
@@ -403,7 +414,8 @@ def _check_ipv6(text: str, start: int, end: int) -> Iterator[Violation]:
         yield Violation(end, rule, f"expected 8 groups of 16 bits, or '::' standing for the missing ones, found "
                                    f"{groups} (RFC 3986 3.2.2)")
     elif elision == -1 and groups > 8:
-        ninth = next(a for (a, _), before, width in zip(spans, _running(widths), widths) if before + width > 8)
+        running = zip(spans, _running(widths), widths, strict=False)
+        ninth = next(a for (a, _), before, width in running if before + width > 8)
         yield Violation(ninth, rule, f"an IPv6address has 8 groups of 16 bits, found {groups} (RFC 3986 3.2.2)")
     elif elision != -1 and groups > 7:
         yield Violation(elision, rule, f"'::' must stand for at least one group, but {groups} groups are written "

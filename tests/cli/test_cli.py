@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -364,7 +365,6 @@ def test_output_file_that_is_also_an_input_is_a_usage_error_and_the_file_is_unto
 
 
 def test_python_dash_m_linkkit_runs_the_command_line(tmp_path: Path) -> None:
-    import subprocess
 
     path = write(tmp_path, "a.txt", "see <http://example.org/m>\n")
     done = subprocess.run(
@@ -393,8 +393,7 @@ SUBCOMMANDS = {  # each writes well over a pipe's 64 KiB to standard output
 }
 
 
-def linkkit_process(argv: list[str], **popen: object) -> "subprocess.Popen[bytes]":
-    import subprocess
+def linkkit_process(argv: list[str], **popen: object) -> subprocess.Popen[bytes]:
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.Popen([sys.executable, "-m", "linkkit", *argv], env=env, **popen)  # type: ignore[call-overload]
@@ -403,7 +402,6 @@ def linkkit_process(argv: list[str], **popen: object) -> "subprocess.Popen[bytes
 @pytest.mark.parametrize("command", SUBCOMMANDS)
 def test_a_closed_pipe_ends_quietly_with_the_sigpipe_status(tmp_path: Path, command: str) -> None:
     # `linkkit ... | head -1`: the reader goes away; no traceback, no "Exception ignored", status 128 + SIGPIPE.
-    import subprocess
 
     argv, data = SUBCOMMANDS[command]
     path = write(tmp_path, "in.dat", data)
@@ -417,7 +415,6 @@ def test_a_closed_pipe_ends_quietly_with_the_sigpipe_status(tmp_path: Path, comm
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)
 def test_a_full_disk_on_standard_output_is_a_clear_error_and_status_1(tmp_path: Path, command: str) -> None:
-    import subprocess
 
     argv, data = SUBCOMMANDS[command]
     path = write(tmp_path, "in.dat", data)
@@ -637,7 +634,6 @@ def test_in_place_keeps_the_owner_or_refuses_when_it_cannot(
 
 
 def test_a_later_run_removes_the_temporary_file_a_killed_run_left(tmp_path: Path) -> None:
-    import subprocess
 
     path = write(tmp_path, "a.txt", "x www.example.org y\n")
     gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
@@ -681,7 +677,8 @@ def test_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> N
 @pytest.mark.parametrize("command", ["extract", "rewrite", "absolutize"])
 def test_a_wrong_option_shows_the_usage_of_its_subcommand(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
-        cli.main([command, *(["--base", "http://example.com/"] if command != "rewrite" else []), "--frobnicate", "x.txt"])
+        base = ["--base", "http://example.com/"] if command != "rewrite" else []
+        cli.main([command, *base, "--frobnicate", "x.txt"])
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith(f"usage: linkkit {command} ")

@@ -1,4 +1,4 @@
-"""The HTML command line (issue 4, "CLI"): ``extract`` on HTML and ``absolutize``, in-process on files under tmp_path."""
+"""The HTML command line: ``extract`` on HTML and ``absolutize``, in-process on files under tmp_path."""
 
 from __future__ import annotations
 
@@ -229,7 +229,7 @@ def test_absolutize_needs_a_base(tmp_path, capsys) -> None:
 def test_extract_encoding_overrides_the_meta_charset_even_when_it_is_utf8(tmp_path, capsys) -> None:
     # The <meta> says windows-1252, the bytes are UTF-8: --encoding utf-8 (the default's name) must still win.
     path = tmp_path / "page.html"
-    path.write_bytes('<meta charset="windows-1252"><a href="http://example.com/café">x</a>'.encode("utf-8"))
+    path.write_bytes('<meta charset="windows-1252"><a href="http://example.com/café">x</a>'.encode())
     assert cli.main(["extract", "--encoding", "utf-8", str(path)]) == 0
     assert capsys.readouterr().out == "http://example.com/café\n"
     assert cli.main(["extract", str(path)]) == 0

@@ -9,7 +9,6 @@ both written by hand from the policy of issue 4; manifest.json gives the retriev
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -89,7 +89,8 @@ def test_rewriting_changes_nothing_outside_the_urls(document: str) -> None:
     starts = [0] + [link.span()[1] for link in found]
     ends = [link.span()[0] for link in found] + [len(document)]
     position = 0
-    for start, end in zip(starts, ends):  # each stretch between URLs survives, in order (quotes may be added)
+    # each stretch between URLs survives, in order (quotes may be added)
+    for start, end in zip(starts, ends, strict=True):
         kept = document[start:end]
         assert kept in result[position:]
         position = result.index(kept, position) + len(kept)
@@ -169,7 +170,12 @@ LABEL_CODECS = {"idna", "punycode"}
 URL_TEXT = st.text(st.sampled_from("ab/.?#%:-_~+日本éü€ÿ"), min_size=1, max_size=8)
 
 
-@given(st.sampled_from(sorted(set(TEXT_CODECS) - LABEL_CODECS)), URL_TEXT, st.sampled_from(["", "é", "日", "+", "~", "\x1b"]), st.binary(max_size=4))
+@given(
+    st.sampled_from(sorted(set(TEXT_CODECS) - LABEL_CODECS)),
+    URL_TEXT,
+    st.sampled_from(["", "é", "日", "+", "~", "\x1b"]),
+    st.binary(max_size=4),
+)
 def test_spans_point_at_the_bytes_of_the_url_in_any_encoding(codec: str, url: str, text: str, junk: bytes) -> None:
     """A URL written in any encoding, after text and before bad bytes: its span holds exactly its bytes, and
     absolutize changes only those."""

@@ -50,7 +50,8 @@ def test_sub_changes_only_the_spans(text: str, opts: dict[str, bool]) -> None:
     spans = [ref.span() for ref in linkkit.finditer(text, **opts)]
     rewritten, count = linkkit.subn("\x00", text, **opts)
     assert count == len(spans)
-    kept = "".join(text[end:start] for (_, end), (start, _) in zip([(0, 0), *spans], [*spans, (len(text), 0)]))
+    gaps = zip([(0, 0), *spans], [*spans, (len(text), 0)], strict=True)
+    kept = "".join(text[end:start] for (_, end), (start, _) in gaps)
     assert rewritten.replace("\x00", "") == kept.replace("\x00", "")
 
 
@@ -70,7 +71,10 @@ def test_a_stream_in_chunks_finds_what_the_whole_text_finds(
 
 # The scanner rejects a long "urn:" candidate by its first characters (linkkit.scanner._scheme_rejected_early) on
 # this property of parse_urn: it reads left to right, deciding at a position from at most two characters after it.
-@given(st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=20).map("urn:".__add__), st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=6))
+@given(
+    st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=20).map("urn:".__add__),
+    st.text(alphabet="urn:ab%2F?+=#/[-x", max_size=6),
+)
 def test_a_urn_error_before_the_lookahead_stays_whatever_follows(beginning: str, rest: str) -> None:
     try:
         parse_urn(beginning)

@@ -101,8 +101,8 @@ def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> Non
 
 # Biased to what percent-encoding and dot-segment normalization act on: "%", hex digits (both cases), "." and "/".
 _PCT_DOT_TEXT = st.lists(
-    st.sampled_from(["%", "%", "2", "e", "E", "4", "1", "0", "3", "f", "F", "a", ".", ".", "/", "/", "%2e", "%2E", "%25",
-                     "%41", "%7e", "%30", ":", "@", "[", "]", "?", "#"]),
+    st.sampled_from(["%", "%", "2", "e", "E", "4", "1", "0", "3", "f", "F", "a", ".", ".", "/", "/", "%2e", "%2E",
+                     "%25", "%41", "%7e", "%30", ":", "@", "[", "]", "?", "#"]),
     max_size=16,
 ).map("".join)
 _URI_TEXT = (

@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from fixtures_loader import ROOT, load_table
@@ -100,8 +99,8 @@ _HOSTILE = textwrap.dedent(
 
     shapes = [repeat(unit) for unit in ("%", "%2", "%%30", "[", "/..", "/./", "../", "a:", "?", "urn:a:", "a ")]
     shapes += [repeat("a", "urn:x-"), repeat("a/", "urn:ab:"), repeat("a?", "urn:ab:c?+"), repeat("%", "URN:AB:"),
-               repeat("@", "http://"), repeat("%41", "http://"), repeat(":", "http://["), repeat("1:", "http://[") + "]",
-               repeat("1.1", "http://[::") + "]", "\\x00" * 1_000_000]
+               repeat("@", "http://"), repeat("%41", "http://"), repeat(":", "http://["),
+               repeat("1:", "http://[") + "]", repeat("1.1", "http://[::") + "]", "\\x00" * 1_000_000]
     for text in shapes:
         parse(text)
         validate(text)
