@@ -24,14 +24,15 @@ from pathlib import Path
 from typing import IO, Any, TextIO, TypeAlias
 
 from . import __version__, html
+from .errors import InputError, ResolutionError
 from .io import (
     CHUNK_SIZE,
     ERRORS,
     SNIFF_SIZE,
     STDIN,
     UNDECODED,
-    Input,
     ByteLines,
+    Input,
     Lines,
     Output,
     OutputError,
@@ -44,13 +45,12 @@ from .io import (
     text_encoding,
 )
 from .link import record
-from .errors import InputError, ResolutionError
-from .uri.normalization import normalize
-from .uri.percent import percent_encode
 from .text.reference import Reference
-from .uri.resolution import resolve
 from .text.scan import ScanOptions
 from .text.stream import finditer_stream
+from .uri.normalization import normalize
+from .uri.percent import percent_encode
+from .uri.resolution import Base
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
 EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
@@ -339,7 +339,7 @@ def add_rewrite(commands: Subcommands) -> None:
     parser.set_defaults(run=run_rewrite, check=_check_rewrite_usage, parser=parser)
 
 
-# -- HTML: extract's HTML branch and absolutize (issue 4) --------------------------------------------------------
+# -- HTML: extract's HTML branch and absolutize -----------------------------------------------------------------
 
 
 def _html_records(source: Input, data: bytes, args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -359,7 +359,7 @@ def _html_records(source: Input, data: bytes, args: argparse.Namespace) -> list[
 def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     if args.base is not None:
         try:
-            resolve(args.base, "")
+            Base(args.base).resolve("")  # an absolute base: the HTML inputs resolve against it
         except ResolutionError as error:
             parser.error(f"--base: {error}")
 

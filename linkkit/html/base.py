@@ -6,8 +6,8 @@ import re
 
 from ..errors import ResolutionError
 from ..uri.charset import SCHEME
-from ..uri.model import URIReference, parse, split
-from ..uri.resolution import resolve
+from ..uri.model import URIReference, split
+from ..uri.resolution import Base, resolve
 
 # ------------------------------------------------------------------------------------------------ resolution
 _SCHEME = re.compile(SCHEME)
@@ -29,7 +29,7 @@ def _url_input(raw: str) -> str:
     return _TAB_OR_NEWLINE.sub("", raw.strip(_C0_CONTROL_OR_SPACE))
 
 
-def _target(raw: str, base: URIReference | None) -> str:
+def _target(raw: str, base: Base | None) -> str:
     """*raw* resolved against *base* by RFC 3986 5.2.2 (strict); *raw* itself when it stays relative or opaque.
 
     A reference with a scheme of its own keeps it and is resolved only when it is hierarchical (an authority
@@ -59,7 +59,7 @@ def _base(base_href: str | None, base_url: str | None) -> str | None:
         raise ResolutionError(f"base_url {base_url!r} is not absolute: it has no scheme (RFC 3986 5.1)")
     if base_href is None:
         return base_url
-    target = _target(base_href, None if base_url is None else parse(base_url))
+    target = _target(base_href, None if base_url is None else Base(base_url))
     scheme = _scheme(target)
     # HTML "set the frozen base URL": a URL that fails to parse or whose scheme is data or javascript is ignored.
     return base_url if scheme is None or scheme.lower() in _IGNORED_BASE_SCHEMES else target

@@ -7,7 +7,6 @@ from collections.abc import Iterator
 
 from .places import ASCII_WHITESPACE, WS
 
-
 # CSS Syntax 3, section 4: comments and strings are skipped; url(...) (4.3.6, either form) and an @import
 # string are URLs. An empty url() is not: it is "an invalid resource" (CSS Values 4, 4.5).
 # CSS Syntax 3, 4.3.7 "consume an escaped code point": up to six hex digits and one whitespace after them, or any

@@ -6,9 +6,9 @@ import codecs
 import functools
 import re
 
+from ..io import BOMS, SNIFF_SIZE
 from .places import ASCII_WHITESPACE, WS
 from .tokenizer import _MARKUP, _attributes
-
 
 # -------------------------------------------------------------------------------------------------- encoding
 # Encoding labels whose meaning in the Encoding Standard differs from Python's codec of that name.
@@ -26,7 +26,9 @@ _WHATWG_ENCODINGS = {
     "utf-32-le": "utf-32 utf-32le",
 }
 _LABELS = {label: codec for codec, labels in _WHATWG_ENCODINGS.items() for label in labels.split()}
-_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_BE, "utf-16-be"), (codecs.BOM_UTF16_LE, "utf-16-le"))
+# HTML standard 13.2.3.1 "BOM sniffing" knows the UTF-8 and UTF-16 byte order marks only (a UTF-32-LE BOM reads
+# as UTF-16-LE).
+_BOMS = tuple((bom, codec) for bom, codec in BOMS if codec in ("utf-8", "utf-16-be", "utf-16-le"))
 _META_CHARSET = re.compile(
     rf"charset{WS}*=({WS}*)(?:\"([^\"]*)\"|'([^']*)'|([^\t\n\f\r ;\"']+))", re.IGNORECASE
 )
@@ -58,8 +60,8 @@ def _codec(label: str) -> str | None:
 
 
 def _meta_encoding(document: bytes) -> str | None:
-    """The encoding a <meta> in the first 1024 bytes declares ("prescan a byte stream", HTML 13.2.3.2)."""
-    view = document[:1024].decode("latin-1")
+    """The encoding a <meta> in the first SNIFF_SIZE (1024) bytes declares ("prescan a byte stream", HTML 13.2.3.2)."""
+    view = document[:SNIFF_SIZE].decode("latin-1")
     position = 0
     while (match := _MARKUP.search(view, position)) is not None:
         position = match.end()

@@ -7,10 +7,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .base import _scheme
-
 from ..uri.charset import always_match
-
+from .base import _scheme
 
 # HTML standard, Infra "ASCII whitespace": TAB, LF, FF, CR, SPACE (CR survives input preprocessing only in
 # values, where it is whitespace all the same); and as a regex character class.

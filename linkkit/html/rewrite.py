@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import codecs
 from collections.abc import Callable, Iterator
-from typing import TypeVar, Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
-from ..uri.model import parse
 from ..uri.percent import percent_encode
-
+from ..uri.resolution import Base
 from .base import _base, _target
 from .css import _css_escape, css_escape_unencodable
 from .decoding import _decoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible
-from .places import ASCII_WHITESPACE, Link, REFRESH, SRCSET, TOKENS, URL
-from .tokenizer import _Found, _SURROGATES, _scan
+from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link
+from .tokenizer import _SURROGATES, _Found, _scan
 
 Document = TypeVar("Document", str, bytes)
 
@@ -73,8 +72,8 @@ def _resolved(document: str | bytes, base_url: str | None, encoding: str | None)
     prepared = _prepare(document, encoding)
     scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
-    parsed_base = None if base is None else parse(base)
-    parsed_base_url = None if base_url is None else parse(base_url)
+    parsed_base = None if base is None else Base(base)
+    parsed_base_url = None if base_url is None else Base(base_url)
     targets: dict[str, str] = {}  # a document repeats its links: each is resolved once
     uris = []
     for index, f in enumerate(scan.found):
@@ -122,7 +121,7 @@ def _needs_quotes(value: str) -> bool:
 
 
 def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
-    """*value* escaped for its place (minimal escaping, issue 4) and the codec error handler for it."""
+    """*value* escaped for its place (only what the place needs) and how to write what its encoding lacks."""
     if css is not None:
         value = _css_escape(value, css)
     if quote == "<":

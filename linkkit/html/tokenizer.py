@@ -10,11 +10,21 @@ from typing import NamedTuple, cast
 from .css import read_css
 from .decoding import _decoded
 from .places import (
-    CSS, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, REFRESH, SRCSET, TOKENS, URL, WS, Reader, read_refresh, read_srcset,
-    read_tokens, read_url,
+    CSS,
+    FOREIGN_PLACES,
+    GLOBAL_PLACES,
+    PLACES,
+    REFRESH,
+    SRCSET,
+    TOKENS,
+    URL,
+    WS,
+    Reader,
+    read_refresh,
+    read_srcset,
+    read_tokens,
+    read_url,
 )
-
-
 
 # How the scan reads the value of each kind of place.
 READERS: dict[str, Reader] = {URL: read_url, TOKENS: read_tokens, SRCSET: read_srcset, CSS: read_css}

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..uri.model import parse
-
+from ..uri.resolution import Base
 from .base import _base, _target
 from .css import _css_escape, read_css
-from .places import ASCII_WHITESPACE, FOREIGN_PLACES, GLOBAL_PLACES, Link, PLACES, read_refresh
-from .tokenizer import READERS, _INTEGRATION_POINTS
+from .places import ASCII_WHITESPACE, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, Link, read_refresh
+from .tokenizer import _INTEGRATION_POINTS, READERS
 
 # ------------------------------------------------------------------------------------- trees others have built
 _NAMESPACES = {"http://www.w3.org/1999/xhtml": "html", "http://www.w3.org/2000/svg": "svg",
@@ -63,8 +62,8 @@ def _rewrite_elements(elements: list[_Element], attributes: Callable[[Any], dict
             base_href = attributes(element)["href"][1].strip(ASCII_WHITESPACE)
             break
     base = _base(base_href, base_url)
-    parsed_base = None if base is None else parse(base)
-    parsed_base_url = None if base_url is None else parse(base_url)
+    parsed_base = None if base is None else Base(base)
+    parsed_base_url = None if base_url is None else Base(base_url)
 
     def maker(tag: str, attr: str | None, is_base: bool) -> Callable[[str, tuple[int, int]], Link]:
         def make(raw: str, span: tuple[int, int]) -> Link:

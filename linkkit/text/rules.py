@@ -17,9 +17,9 @@ MAX_WRAP = 64  # whitespace that may wrap a reference: around a line break, betw
 
 # RFC 3987 2.2 (ucschar): non-ASCII letters, marks, digits and symbols ("http://🍄.example/", "/¢/") belong to
 # an IRI and are kept as written, as are ZERO WIDTH (NON-)JOINER, which Indic words and emoji sequences need.
-# Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference (policy rule 10); so do
-# the other format characters (ZERO WIDTH SPACE, SOFT HYPHEN, the bidirectional controls of RFC 3987 4.1) and
-# the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which CJK prose uses as punctuation --
+# Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference (RFC 3987 2.2: they are no
+# ucschar); so do the other format characters (ZERO WIDTH SPACE, SOFT HYPHEN, the bidirectional controls of RFC 3987
+# 4.1) and the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which CJK prose uses as punctuation --
 # their full-width letters and digits stay.
 IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}\uff01-\uff64]|[\p{L}\p{N}\u200c\u200d]"
 
@@ -28,8 +28,9 @@ IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}\uff01-\uff64]|[\p{L}\p{N}\u200c\u2
 # ("http://[::1]/", RFC 3986 3.2.2) are the reason "[" and "]" are counted too.
 CLOSING = {")": "(", "]": "["}
 
-# Policy rule 4: the hyphens a line may break after, each with its reading in ``.uri`` and its other reading
-# (``.alternatives``), RFC 2396 appendix E: "the hyphen may or may not actually be part of the URL".
+# RFC 2396 appendix E, a line break after a hyphen: the hyphens a line may break after, each with its reading in
+# ``.uri`` and its other reading (``.alternatives``), RFC 2396 appendix E: "the hyphen may or may not actually be part
+# of the URL".
 HYPHEN_READINGS = {
     "-": ("-", ""),  # a URI's own "-", or one a typesetter added: kept, else dropped
     # U+2010 HYPHEN is no URI character: groff (every man page) prints it where it breaks a word, but also in
@@ -53,8 +54,9 @@ PROSE_PUNCTUATION = {
     "hardly ever end with -- unlike the unreserved '_' and '~' (RFC 3986 2.3), which stay",
 }
 
-# Openers and their closers, for naming the delimiter of a bare reference (policy rule 1): RFC 3986 appendix C's
-# double quotes, single quotes, the brackets of prose and Markdown, and their CJK and full-width forms.
+# Openers and their closers, for naming the delimiter of a bare reference (delimiters are not part of the reference):
+# RFC 3986 appendix C's double quotes, single quotes, the brackets of prose and Markdown, and their CJK and full-width
+# forms.
 ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
     '"': ('"', "quote"),
     "'": ("'", "quote"),

@@ -21,15 +21,22 @@ from typing import NamedTuple
 
 import regex
 
-from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS
+from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class
 from ..uri.percent import percent_encode
-from .reference import Delimiter, Kind, Reference
-from .rules import (
-    CLOSING, ENCLOSERS, HYPHEN_READINGS, IRI_CHARACTERS, LIST_SEPARATORS, MAX_LOCAL_PART, MAX_SCHEME, MAX_WRAP,
-    PROSE_PUNCTUATION,
-)
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
 from ..uri.urn import URNError, is_urn, parse_urn
+from .reference import Delimiter, Kind, Reference
+from .rules import (
+    CLOSING,
+    ENCLOSERS,
+    HYPHEN_READINGS,
+    IRI_CHARACTERS,
+    LIST_SEPARATORS,
+    MAX_LOCAL_PART,
+    MAX_SCHEME,
+    MAX_WRAP,
+    PROSE_PUNCTUATION,
+)
 
 __all__ = ["Reference", "ScanOptions", "findall", "finditer", "sub", "subn"]
 
@@ -64,8 +71,9 @@ _BEFORE_LINE_BREAK = r"(?=[^\S\r\n]*[\r\n])"
 
 
 def _class(chars: str, *, plus: str = "", minus: str = "") -> str:
-    """A regex character class of *chars* (less *minus*) and the raw class items *plus*."""
-    return "[" + "".join(regex.escape(c) for c in chars if c not in minus) + plus + "]"
+    """The character class of *chars* less *minus* (:func:`linkkit.uri.charset.char_class`), plus the raw class items
+    *plus*."""
+    return char_class("".join(c for c in chars if c not in minus), extra=plus)
 
 
 # A "," or ";" right before another "scheme://" separates two references of a list ("http://a.example/,http://
@@ -81,7 +89,7 @@ _BARE_RUN = regex.compile(
     + IRI_CHARACTERS + ")*+"
 )
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
-# typesetter's hyphen at a line break (policy rule 4).
+# typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
 _ANGLE_RUN = regex.compile(
     "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
     + _BEFORE_LINE_BREAK + ")*+"
@@ -142,7 +150,7 @@ _LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\
 # RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
 # authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
 # The labels are possessive: a label given back leaves a "." next, which neither ends a host nor the text, so
-# backtracking could only fail again -- in quadratic time on "www.a-www.a-..." (issue 7).
+# backtracking could only fail again -- in quadratic time on "www.a-www.a-...".
 _ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++(?:[:/?#]|\Z)", regex.IGNORECASE)
 _EMAIL_DOMAIN = regex.compile(rf"{_LABEL}(?:\.{_LABEL})+")
 _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
@@ -152,7 +160,8 @@ _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 # Each kind of trigger has its own pattern: three simple searches run several times faster than one alternation.
 # A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
 # separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
-# neither whitespace (policy rule 6) nor a second ":" ("File::Spec", "std::vector": namespaces of code).
+# neither whitespace ("http: " in prose names no reference) nor a second ":" ("File::Spec", "std::vector": namespaces of
+# code).
 _SCHEME_TRIGGER = regex.compile(rf"(?<={_class(SCHEME_CHARS, minus=DIGIT)}{_class(DIGIT)}{{0,4}}):(?=[^\s:])")
 # RFC 3986 draft appendix F; spelt out rather than case-folded, which keeps the search on its fast path.
 _ABBREVIATED_TRIGGER = regex.compile(r"(?:www|WWW|Www|ftp|FTP|Ftp)\.")
@@ -163,7 +172,7 @@ _LOOKBEHIND = 4 * MAX_WRAP + MAX_SCHEME + MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
 # How far past the end of its walk a bare reference's decision may look: a "," before "scheme://", a hyphen's
 # wrapped next line.
 _BARE_REACH = max(_LIST_SEPARATOR_REACH, _HYPHEN_WRAP_REACH)
-# Linear time (issue 7): a candidate whose run goes on longer than this is first judged by this much of it.
+# Linear time: a candidate whose run goes on longer than this is first judged by this much of it.
 _WINDOW = 256
 _WHITESPACE = regex.compile(r"\s")
 # parse_urn reads left to right and decides at a position from at most this many characters after it (the two
@@ -190,7 +199,7 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
     angle = _ANGLE_OPEN_BACK.match(text, low, start) if text.rfind("<", low, start) >= 0 else None
     looked = start
     if angle is not None:
-        # Policy rule 3: inside <...> whitespace (line breaks too) is ignored up to the ">".
+        # RFC 2396 appendix E: inside <...> whitespace (line breaks too) is ignored up to the ">".
         stop = _angle_end(text, start, limit, _quoted_line(text, angle.start()))
         if text.startswith(">", stop):
             end = start + len(text[start:stop].rstrip())
@@ -204,7 +213,7 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
     low = max(floor, start - 5)
     prefix = _URL_PREFIX_BACK.match(text, low, start) if ":" in before else None
     if prefix is not None and (prefix.start() == 0 or text[prefix.start() - 1] not in _ASCII_ALNUM):
-        # Policy rule 2: a bare "URL:" prefix is a delimiter, not part of the reference.
+        # RFC 1738 appendix, RFC 2396 appendix E: a bare "URL:" prefix is a delimiter, not part of the reference.
         return _Extent(start, end, prefix.start(), end, "url-prefix", max(horizon, end + 1), truncated)
     return _enclosed(text, start, end, horizon)._replace(truncated=truncated)
 
@@ -251,7 +260,7 @@ def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
 
 def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     """The end of a bare reference and the horizon of that decision: runs of URI characters, balanced closing
-    brackets, hyphen-wrapped lines (RFC 2396 appendix E), less the punctuation that ends prose (policy rule 5)."""
+    brackets, hyphen-wrapped lines (RFC 2396 appendix E), less the punctuation that ends prose (RFC 3986 appendix C)."""
     pos = start
     rounds = squares = 0  # "(" and "[" still open
     wraps: list[tuple[int, int]] = []  # (end of the run before the wrap, start of the continuation)
@@ -297,8 +306,9 @@ def _run_end(pattern: regex.Pattern[str], text: str, pos: int, limit: int) -> in
 
 
 def _hyphen_end(text: str, start: int, end: int) -> int | None:
-    """Where the hyphen that ends the run from *start* to *end* ends (policy rule 4): the run's own last "-", or a
-    typesetter's hyphen right after it, which is no URI character; None when there is neither."""
+    """Where the hyphen that ends the run from *start* to *end* ends (RFC 2396 appendix E: a line break after a
+    hyphen): the run's own last "-", or a typesetter's hyphen right after it, which is no URI character; None when
+    there is neither."""
     if end == start:
         return None
     if text[end - 1] == "-":
@@ -352,7 +362,7 @@ _Judge = Callable[[str, int, int, ScanOptions], _Candidate]  # (text, trigger, f
 
 
 def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
-    """Walk back from a ":" to the scheme that ends there (RFC 3986 3.1, policy rule 6): its start and name."""
+    """Walk back from a ":" to the scheme that ends there (RFC 3986 3.1): its start and name."""
     low = max(floor, colon - MAX_SCHEME)
     run = _SCHEME_RUN_BACK.match(text, low, colon)
     if run is None:
@@ -373,19 +383,21 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
         if char == "." and name[index + 1 :] in KNOWN_SCHEMES:
             return start + index + 1, name[index + 1 :]
     if name and name != "url" and not glued_to_number and text.startswith("//", colon + 1):
-        return start, name  # any valid scheme followed by "//" (policy rule 6)
+        return start, name  # any valid scheme followed by "//" (RFC 3986 3.2: an authority follows)
     return None
 
 
-# Policy rule 6: what the scheme-specific part must start with for "scheme:" in prose to be a reference, by
-# scheme (the scheme table's prose_start: "//" for ftp, "/" for file...); the other schemes need nothing.
+# Evidence that "scheme:" starts a reference: what the scheme-specific part must start with for "scheme:" in prose to be
+# a reference, by scheme (the scheme table's prose_start: "//" for ftp, "/" for file...); the other schemes need
+# nothing.
 _PROSE_START = {name: regex.compile(row.prose_start) for name, row in SCHEMES.items() if row.prose_start}
-# The letters of the scripts that write words without spaces between them (policy rule 6, seed 002).
+# The letters of the scripts that write words without spaces between them (Chinese and Japanese prose glues words to
+# "nntp:").
 _CJK_LETTER = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
 
 
 def _usable(scheme: str, rest: str, before: str) -> bool:
-    """Whether what follows "scheme:" names something (policy rule 6: not "the http:// prefix", "http://#",
+    """Whether what follows "scheme:" names something (not "the http:// prefix", "http://#",
     "svn:ignore", "FILE:LINE"); *before* is the character before the scheme.
 
     After "//" the authority or the path (RFC 3986 3.2, 3.3) must hold more than slashes; only "file" may leave
@@ -402,7 +414,7 @@ def _usable(scheme: str, rest: str, before: str) -> bool:
 
 def _in_cjk_prose(before: str, rest: str) -> bool:
     """Whether "scheme:" glued to a CJK letter, *rest* after it more than half CJK letters, is a word of CJK prose
-    (seed 002: "注意nntp:URL指定了…", "的news:形式成为…"), not a reference."""
+    ("注意nntp:URL指定了…", "的news:形式成为…"), not a reference."""
     return _CJK_LETTER.fullmatch(before) is not None and 2 * len(_CJK_LETTER.findall(rest)) > len(rest)
 
 
@@ -421,7 +433,7 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -
         return None, extent.horizon
     kind: Kind = "uri"
     if name == "urn":
-        # Policy rule 7 (RFC 8141 2): a "urn:" reference must be a URN; IRI letters are checked as their
+        # RFC 8141 2: a "urn:" reference must be a URN; IRI letters are checked as their
         # percent-encoded octets (RFC 3987 3.1).
         if not is_urn(percent_encode(uri, URI_CHARS)):
             return None, extent.horizon
@@ -451,19 +463,20 @@ def _beginning(text: str, start: int, floor: int, max_length: int) -> tuple[str,
     """The first characters of a long bare candidate and the horizon of reading them: a prefix of its ``.uri``
     whatever follows, judged before the rest of its run is walked (None: a short candidate, or one in <...>).
 
-    Linear time (issue 7): a candidate rejected by its beginning never walks the run, so the triggers inside
+    Linear time: a candidate rejected by its beginning never walks the run, so the triggers inside
     the run ("urn:a:urn:a:...", "http://?http://?...") cost a window each, not the rest of the run each.
     """
     limit = start + _WINDOW
     if limit >= len(text) or max_length <= _WINDOW:
         return None  # the whole candidate is within the window: judging it whole costs no more
     if text.rfind("<", max(floor, start - 3 * MAX_WRAP), start) >= 0:
-        return None  # <...> ignores whitespace (policy rule 3): judged whole
+        return None  # <...> ignores whitespace (RFC 2396 appendix E): judged whole
     end, horizon = _bare_end(text, start, limit)
     if horizon - _BARE_REACH < limit or _WHITESPACE.search(text, start, limit) is not None:
         return None  # the walk stopped inside the window, or a hyphen-wrap changes what .uri reads
     # Up to its last character that prose punctuation cannot trim, and short of a hyphen that a line break
-    # right after the window could join (policy rules 4 and 5), the window is exactly what .uri begins with.
+    # right after the window could join (a hyphen at a line break, trailing prose punctuation), the window is exactly
+    # what .uri begins with.
     return text[start : min(end, limit - 1)], horizon
 
 

@@ -39,9 +39,10 @@ IPVFUTURE_CHARS = UNRESERVED + SUB_DELIMS + ":"
 URI_CHARS = RESERVED + UNRESERVED + "%"
 
 
-def char_class(chars: str, *, pct_encoded: bool = False) -> str:
-    """A regex character class matching one of *chars* (or a pct-encoded triplet when *pct_encoded*)."""
-    cls = "[" + "".join(re.escape(c) for c in chars) + "]"
+def char_class(chars: str, *, pct_encoded: bool = False, extra: str = "") -> str:
+    """A regex character class matching one of *chars* (or a pct-encoded triplet when *pct_encoded*); *extra* is
+    added inside the brackets as written (a class escape such as ``\\s``)."""
+    cls = "[" + "".join(re.escape(c) for c in chars) + extra + "]"
     return f"(?:{cls}|{PCT_ENCODED})" if pct_encoded else cls
 
 

@@ -14,7 +14,6 @@ import enum
 import re
 from typing import NamedTuple, cast
 
-
 # RFC 3986 appendix B, with the outer groups made non-capturing so that groups() yields the five components.
 # DOTALL: a lenient parse accepts any string, line breaks included.
 _APPENDIX_B = re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", re.DOTALL)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .model import URIReference, recompose, split, split_authority
 from .percent import normalize_percent_encoding
 from .resolution import remove_dot_segments
 from .schemes import SCHEMES
-from .model import URIReference, recompose, split, split_authority
 from .urn import URNError, is_urn, normalize_urn
 from .urn import equivalent as urn_equivalent
 

@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
-from .charset import ALPHA, DIGIT, HEXDIG, char_class
 from ..errors import URISyntaxError
+from .charset import ALPHA, DIGIT, PCT_ENCODED, char_class
+from .model import URIReference, parse, split_authority
 from .percent import percent_decode
 from .schemes import default_port
-from .model import URIReference, parse, split_authority
 
-# RFC 1738 5: escape = "%" hex hex
-_PCT_TRIPLET = re.compile(f"%{char_class(HEXDIG)}{{2}}")
+# RFC 1738 5: escape = "%" hex hex -- RFC 3986 2.1 pct-encoded
+_PCT_TRIPLET = re.compile(PCT_ENCODED)
 # RFC 1738 5: port = digits
 _DIGITS = re.compile(f"{char_class(DIGIT)}+")
 # RFC 1738 5: group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]

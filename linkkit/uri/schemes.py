@@ -14,9 +14,9 @@ class Scheme:
     default_port: int | None = None
     uses_authority: bool = False
     empty_path_is_slash: bool = False  # RFC 3986 6.2.3: an empty path is equivalent to "/" (http and its kin)
-    # The plain-text scanner's evidence (policy rule 6): a regular expression the scheme-specific part must match
-    # at its start for "scheme:" in running text to be a reference ("svn:ignore", "FILE:LINE" are prose); None
-    # when the scheme's syntax demands nothing a word could not also have.
+    # The plain-text scanner's evidence that "scheme:" in running text starts a reference: a regular expression
+    # the scheme-specific part must match at its start ("svn:ignore", "FILE:LINE" are prose); None when the
+    # scheme's syntax demands nothing a word could not also have.
     prose_start: str | None = None
     spec: str
 

@@ -5,7 +5,7 @@
      |     |          |                |             |        |
   "urn"   NID        NSS          r-component   q-component f-component
 
-The final RFC 8141 is followed. Its draft, draft-ietf-urnbis-rfc2141bis-urn-03 (seed 004), differs where noted:
+The final RFC 8141 is followed. Its draft, draft-ietf-urnbis-rfc2141bis-urn-03 ("the draft"), differs where noted:
 it had a plain ``?`` query of ``keywd=value`` directives (2.3) instead of ``?+`` / ``?=``, an NSS without ``/``
 (2.2), and two comparison variants (5, steps 5a / 5b). The draft's query is available only on request
 (``draft_query=True``, ``draft_step=...``), never by default. RFC 2141's older grammar is ``grammar="rfc2141"``.
@@ -17,11 +17,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from .charset import ALPHA, DIGIT, PCHAR, SUB_DELIMS, UNRESERVED, char_class, pct_run
 from ..errors import URISyntaxError
+from .charset import ALPHA, DIGIT, PCHAR, SUB_DELIMS, UNRESERVED, always_match, char_class, pct_run
 from .percent import upper_percent_hex
-
-from .charset import always_match
 
 Grammar = Literal["rfc8141", "rfc2141"]
 DraftStep = Literal["5a", "5b"]
@@ -46,7 +44,7 @@ _NID_RULE = {
 _INFORMAL_NUMBER = re.compile(r"[1-9][0-9]*")
 
 # RFC 8141 2: NSS = pchar *(pchar / "/").  RFC 2141 2.2: <URN chars> ::= <trans> | "%" <hex> <hex>, where
-# <trans> is pchar without "&" and "~" (seed 004 appendix C; RFC 2141's dangling <reserved> alternative,
+# <trans> is pchar without "&" and "~" (the draft's appendix C; RFC 2141's dangling <reserved> alternative,
 # "/" "?" "#" and "%", is left out as the draft and RFC 8141 explain).
 # Every repetition is a possessive pct_run, linear however long the name (RFC 8141 sets no length limit).
 _PCHAR = char_class(PCHAR, pct_encoded=True)
@@ -79,7 +77,7 @@ class URNError(URISyntaxError):
 class URN:
     """A parsed URN (RFC 8141 2); every part is kept as written, so ``str(urn)`` gives back the input.
 
-    ``query`` is the draft's plain ``?`` query (seed 004 2.3), set only when parsed with ``draft_query=True``.
+    ``query`` is the draft's plain ``?`` query (the draft's 2.3), set only when parsed with ``draft_query=True``.
     """
 
     nid: str
@@ -102,7 +100,7 @@ class URN:
 
     @property
     def directives(self) -> tuple[tuple[str, str], ...]:
-        """The draft's query directives ``keywd=value`` in order (seed 004 2.3); empty without a draft query."""
+        """The draft's query directives ``keywd=value`` in order (the draft's 2.3); empty without a draft query."""
         if self.query is None:
             return ()
         return tuple((keyword, value) for keyword, _, value in (d.partition("=") for d in self.query.split("&")))
@@ -153,7 +151,7 @@ def parse_urn(text: str, *, grammar: Grammar = "rfc8141", draft_query: bool = Fa
 
     Raises :class:`URNError` (a :class:`~linkkit.errors.URIError`) naming the position and the rule broken.
     With ``draft_query=True`` a ``?`` not followed by ``+`` or ``=`` starts the draft's query of
-    ``keywd=value`` directives (seed 004 2.3); RFC 8141 2 calls such a ``?`` a syntax error.
+    ``keywd=value`` directives (the draft's 2.3); RFC 8141 2 calls such a ``?`` a syntax error.
 
     >>> parse_urn("urn:example:weather?=op=map#top").q_component
     'op=map'
@@ -242,7 +240,7 @@ def equivalent(a: str, b: str, *, grammar: Grammar = "rfc8141", draft_step: Draf
     Case of ``urn`` and of the NID and of percent-encoding hex is ignored, and so are the r-, q- and
     f-components; percent-encoding is never decoded and everything else is compared case-sensitively.
     ``draft_step="5a"`` / ``"5b"`` also accept the draft's ``?`` query and drop it (5a) or compare its
-    directives in sorted order (5b), as seed 004 section 5 does; the default follows RFC 8141.
+    directives in sorted order (5b), as the draft's section 5 does; the default follows RFC 8141.
     A string that is not a URN is equivalent to nothing, not even itself: it names no URN.
 
     >>> equivalent("URN:EXAMPLE:a123%2cz456", "urn:example:a123%2Cz456?+abc")

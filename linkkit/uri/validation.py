@@ -6,8 +6,8 @@ component to say where and which rule breaks:
 >>> validate("http://[::1]:8o/")
 (Violation(position=14, rule='port', message="'o' is not allowed in the port; expected DIGIT (RFC 3986 3.2.3)"),)
 
-The rules are the final RFC 3986's. The seed draft (2396bis-01, 3.2.2) differs: its ``host = IPv6reference /
-IPv4address / hostname`` limits domain labels to 63 alphanumerics and hyphens, names ``h16`` ``h4`` and has no
+The rules are the final RFC 3986's. Its draft-fielding-uri-rfc2396bis-01 (3.2.2) differs: its ``host = IPv6reference
+/ IPv4address / hostname`` limits domain labels to 63 alphanumerics and hyphens, names ``h16`` ``h4`` and has no
 IPvFuture; RFC 3986 replaced ``hostname`` by ``reg-name`` (any unreserved / pct-encoded / sub-delims) and added
 ``IP-literal = "[" ( IPv6address / IPvFuture ) "]"``.
 """

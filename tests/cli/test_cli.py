@@ -1,4 +1,4 @@
-"""The command line (issue 3, "CLI"): run in-process through ``main(argv)``, on files under tmp_path only."""
+"""The command line: run in-process through ``main(argv)``, on files under tmp_path only."""
 
 from __future__ import annotations
 
@@ -381,7 +381,7 @@ def test_rewrite_unwrap_drops_quoted_mail_markers(tmp_path: Path, capsys: pytest
     assert capsys.readouterr().out == "> see <http://example.com/a-long/path> ok\n"
 
 
-# -- issue 7: output errors ----------------------------------------------------------------------------------------
+# -- output errors -----------------------------------------------------------------------------------------------------
 
 ROOT = Path(linkkit.__file__).parent.parent
 MANY_LINKS_TEXT = "".join(f"see http://example.com/{i} and more\n" for i in range(60_000)).encode()
@@ -435,7 +435,7 @@ def test_a_full_disk_for_the_output_file_is_a_clear_error_and_status_1(
     assert capsys.readouterr().err == "linkkit: error: /dev/full: cannot write: No space left on device\n"
 
 
-# -- issue 7: encodings ------------------------------------------------------------------------------------------
+# -- encodings ---------------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("command", ["extract", "rewrite"])
@@ -516,7 +516,7 @@ def test_rewrite_writes_in_the_input_encoding_and_byte_order(
     assert path.read_bytes() == mark + angled.encode(codec)
 
 
-# -- issue 7: rewrite streams ------------------------------------------------------------------------------------
+# -- rewrite streams ---------------------------------------------------------------------------------------------------
 
 STREAM_PIECES = st.sampled_from(["http://", "<URL:", "www.", "ex-\n", "\r\n", " ", ">", "(", ")", "a", "é", ".", "%"])
 
@@ -564,7 +564,7 @@ def test_rewrite_of_a_long_text_without_references_writes_as_it_reads(monkeypatc
     assert max(behind) <= cli._stream_reach({"max_length": 100}) + 100
 
 
-# -- issue 7: one reference per line -------------------------------------------------------------------------------
+# -- one reference per line --------------------------------------------------------------------------------------------
 
 
 def test_plain_output_percent_encodes_what_would_break_the_line() -> None:
@@ -584,7 +584,7 @@ def test_extract_prints_one_line_per_html_link_even_when_an_href_holds_line_brea
     assert lines[1] == "http://e.example/c%0Bd%E2%80%A8e"
 
 
-# -- issue 7: --in-place and -o files ------------------------------------------------------------------------------
+# -- --in-place and -o files -------------------------------------------------------------------------------------------
 
 
 def test_in_place_refuses_a_read_only_file_unless_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -661,7 +661,7 @@ def test_output_file_gets_the_umask_mode_and_an_existing_one_keeps_its_mode(tmp_
     assert old.read_text(encoding="utf-8") == "x <www.example.org> y\n"
 
 
-# -- issue 7: --version and subcommand usage -----------------------------------------------------------------------
+# -- --version and subcommand usage ------------------------------------------------------------------------------------
 
 
 def test_version_is_the_package_version(capsys: pytest.CaptureFixture[str]) -> None:

@@ -223,7 +223,7 @@ def test_absolutize_needs_a_base(tmp_path, capsys) -> None:
     assert "--base" in capsys.readouterr().err
 
 
-# -- issue 7 -------------------------------------------------------------------------------------------------------
+# -- encodings and edge cases ------------------------------------------------------------------------------------------
 
 
 def test_extract_encoding_overrides_the_meta_charset_even_when_it_is_utf8(tmp_path, capsys) -> None:

@@ -1,8 +1,8 @@
-"""The hand-checked HTML corpus (corpora/html, issue 4): links and absolutized bytes against gold files.
+"""The hand-checked HTML corpus (corpora/html): links and absolutized bytes against gold files.
 
 Each document NAME.html has NAME.links.jsonl (tag, attr, raw, uri and byte span of every link, in document order)
 and NAME.absolutized.html (the document with every link replaced by its absolute URI and nothing else changed),
-both written by hand from the policy of issue 4; manifest.json gives the retrieval URL each one is tested with
+both written by hand from the HTML policy in the README; manifest.json gives the retrieval URL each one is tested with
 (and, for one, the ``encoding`` argument).
 """
 

@@ -1,4 +1,4 @@
-"""linkkit.html: the places, the tokenizer, the base, resolution and byte-preserving rewriting (issue 4)."""
+"""linkkit.html: the places, the tokenizer, the base, resolution and byte-preserving rewriting."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ def test_invalid_bytes_outside_urls_are_copied() -> None:
 
 
 def test_malformed_stateful_and_utf16_documents_neither_raise_nor_move_a_span() -> None:
-    """Issue 7: b"\\xff\\xfe<" crashed, and UTF-7 offsets made absolutize overwrite an end tag."""
+    """Regression: b"\\xff\\xfe<" crashed, and UTF-7 offsets made absolutize overwrite an end tag."""
     assert links(b"\xff\xfe<") == [] and absolutize(b"\xff\xfe<", "http://h/") == b"\xff\xfe<"
     assert absolutize(b"\xc3\xa9<a href=x>y</a>", "http://h/", encoding="utf-7") == b"\xc3\xa9<a href=http://h/x>y</a>"
     for codec, bad in (("iso2022_jp", b"\x1b$B"), ("hz", b"~{"), ("utf-7", b"+")):
@@ -254,7 +254,7 @@ def test_rewrite_lxml_reads_namespaced_xhtml_svg_and_xlink() -> None:
     assert tree.xpath("//@xl:href", namespaces={"xl": "http://www.w3.org/1999/xlink"}) == ["http://e.com/d/#i"]
 
 
-# Issue 7: one document per place kind; "x" is the URL a new value replaces.
+# One document per place kind; "x" is the URL a new value replaces.
 PLACE_DOCUMENTS = [
     '<a href="x">', "<a href='x'>", "<a href=x>", "<a href>", '<a ping="x y">', "<a ping=x>", '<div itemtype="x">',
     '<img srcset="x 1x, y 2x">', "<img srcset=x>", '<meta http-equiv=refresh content="0; url=x">',
@@ -288,7 +288,7 @@ def expected_read_back(value: str, attr: str | None) -> str:
 @pytest.mark.parametrize("document", PLACE_DOCUMENTS)
 @pytest.mark.parametrize("value", NEW_VALUES)
 def test_a_new_value_reads_back_as_itself_or_percent_encoded_in_every_place(document: str, value: str) -> None:
-    """Issue 7: a ' in a refresh URL, spaces and commas in srcset and ping, a NUL: each read back as written."""
+    """A ' in a refresh URL, spaces and commas in srcset and ping, a NUL: each read back as written."""
     for data in (document, document.encode()):
         result = rewrite(data, lambda link: value if link.raw == "x" else link.raw)  # type: ignore[type-var]
         before, after = links(data), links(result)

@@ -1,4 +1,4 @@
-"""The scanner over every bundled plain-text corpus against its hand-checked gold file (issue 3, "Corpora").
+"""The scanner over every bundled plain-text corpus against its hand-checked gold file.
 
 The gold files (corpora/gold/text/NAME.jsonl) were written by reading each text against the issue's policy:
 RFC 3986 appendix C and RFC 2396 appendix E for delimiting, RFC 3986 draft appendix F for abbreviations.

@@ -1,4 +1,4 @@
-"""The plain-text scanner (issue 3): each policy rule from its fixture file, the re-like API, streams, linear time."""
+"""The plain-text scanner: each delimiting rule from its fixture file, the re-like API, streams, linear time."""
 
 from __future__ import annotations
 
@@ -362,7 +362,7 @@ _ADVERSARIAL = textwrap.dedent(
         "<http://a " * (K // 10), "http://a)" * (K // 9), "fax:a)-\\n" * (K // 8), "a@" * (K // 2),
         "<URL:" * (K // 5), "http://a-\\n" * (K // 10), "a:" * (K // 2), "<http://a-\\n b-\\n" * (K // 16),
         "http://a,http://b" * (K // 17), "http://a" + ",x:" * (M // 3), "> <http://a" + "\\n>" * (M // 2),
-        # issue 7: a candidate rejected after its run was walked, then a trigger inside the same run, again and again
+        # a candidate rejected after its run was walked, then a trigger inside the same run, again and again
         "urn:a:" * (K // 6), "urn:x:" * (K // 6), "(urn:a:" * (K // 7), "<urn:a:" * (K // 7), "http://?" * (K // 8),
         "http://#" * (K // 8), "ab://?" * (K // 6), "file://?" * (K // 8), "urn:ab:c%" * (K // 9),
         "www.a!" * (K // 6), "www.a-" * (K // 6), "mailto:?" * (K // 8), "a@b." * (K // 4),

@@ -1,33 +1,70 @@
-"""The character classes of RFC 3986 section 2 and the sets derived from them."""
+"""The character classes of RFC 3986 section 2, checked through what linkkit decides with them: which characters
+percent-encoding keeps, which triplets normalization decodes, and where validation accepts a character. One row per
+character in tests/fixtures/uri/charset.txt."""
 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
-from linkkit.uri import charset
+import pytest
+from fixtures_loader import load_table
 
-
-def test_reserved_is_gen_delims_and_sub_delims() -> None:
-    # RFC 3986 2.2: reserved = gen-delims / sub-delims
-    assert set(charset.RESERVED) == set(charset.GEN_DELIMS) | set(charset.SUB_DELIMS)
-
-
-def test_reserved_and_unreserved_are_disjoint_and_cover_66_plus_18_characters() -> None:
-    # RFC 3986 2.2 / 2.3: 18 reserved characters, 66 unreserved ones, no overlap
-    assert len(set(charset.RESERVED)) == 18
-    assert len(set(charset.UNRESERVED)) == 66
-    assert not set(charset.RESERVED) & set(charset.UNRESERVED)
+import linkkit
+from linkkit.uri.percent import percent_encode
 
 
-def test_pchar_and_query_derive_from_the_base_classes() -> None:
-    # RFC 3986 3.3 pchar, 3.4 query
-    assert set(charset.PCHAR) == set(charset.UNRESERVED) | set(charset.SUB_DELIMS) | {":", "@"}
-    assert set(charset.QUERY_CHARS) == set(charset.PCHAR) | {"/", "?"}
+class Row(NamedTuple):
+    char: str
+    percent_encode: str
+    normalize: str
+    query: str
+    path: str
+    after_host: str
+    userinfo: str
 
 
-def test_char_class_matches_exactly_its_characters_and_pct_encoded() -> None:
-    unreserved = re.compile(charset.char_class(charset.UNRESERVED, pct_encoded=True) + "+")
-    assert unreserved.fullmatch("a-._~%7E")
-    assert not unreserved.fullmatch("a/b")
-    assert not unreserved.fullmatch("%7")
-    assert re.fullmatch(charset.char_class("]^-\\"), "^")
+def _char(text: str) -> str:
+    return re.sub(r"\\u([0-9A-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+
+
+ROWS = [Row(_char(row[0]), *row[1:]) for row in load_table("uri/charset.txt")]
+IDS = [f"U+{ord(row.char):04X}" for row in ROWS]
+
+# Where each validity column puts the character, and the rule the whole string is checked against.
+CONTEXTS = {
+    "query": ("?a{}", "relative-ref"),
+    "path": ("a/b{}", "relative-ref"),
+    "after_host": ("http://h{}", "URI"),
+    "userinfo": ("http://u{}x@h", "URI"),
+}
+
+
+def test_the_table_covers_every_unreserved_and_reserved_class() -> None:
+    chars = {row.char for row in ROWS}
+    assert set(":/?#[]@!$&'()*+,;=") <= chars
+    assert {"a", "Z", "0", "9", "-", ".", "_", "~"} <= chars
+
+
+@pytest.mark.parametrize("row", ROWS, ids=IDS)
+def test_percent_encoding_keeps_exactly_the_unreserved_characters(row: Row) -> None:
+    # RFC 3986 2.1, 2.3: unreserved characters need no encoding; everything else is encoded as data
+    assert ("kept" if percent_encode(row.char) == row.char else "encoded") == row.percent_encode
+
+
+@pytest.mark.parametrize("row", [row for row in ROWS if row.normalize != "-"], ids=lambda row: f"U+{ord(row.char):04X}")
+def test_normalization_decodes_exactly_the_triplets_of_unreserved_characters(row: Row) -> None:
+    # RFC 3986 6.2.2.2: a pct-encoded unreserved character is decoded; a reserved one keeps its meaning encoded
+    triplet = f"%{ord(row.char):02X}"
+    expected = row.char if row.normalize == "decoded" else triplet
+    assert linkkit.normalize(f"http://h/x{triplet.lower()}y") == f"http://h/x{expected}y"
+
+
+@pytest.mark.parametrize("context", sorted(CONTEXTS))
+@pytest.mark.parametrize("row", ROWS, ids=IDS)
+def test_validation_accepts_a_character_only_where_its_class_is_allowed(row: Row, context: str) -> None:
+    template, rule = CONTEXTS[context]
+    text = template.format(row.char)
+    assert ("valid" if linkkit.is_valid(text, rule=rule) else "invalid") == getattr(row, context), text
+    # validate() agrees with is_valid() (the diagnosis and the fast path share the classes)
+    assert (linkkit.validate(text, rule=rule) == ()) == linkkit.is_valid(text, rule=rule)

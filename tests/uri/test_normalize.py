@@ -114,7 +114,7 @@ _URI_TEXT = (
 
 
 @given(_URI_TEXT, st.sampled_from(["syntax", "scheme"]))
-# Issue 7: a decoded host letter is lower-cased in the same pass; a stray "%" never starts a new triplet with a
+# A decoded host letter is lower-cased in the same pass; a stray "%" never starts a new triplet with a
 # decoded hex digit, so "%2%46" is not "%2F" and "%2%65%2%65" is no ".." segment that a second pass would remove.
 @example("http://%41/", "syntax")
 @example("http://%41%42.com/", "scheme")

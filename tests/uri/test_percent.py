@@ -34,7 +34,7 @@ def test_decode_inverts_encode(text: str) -> None:
 
 
 def test_a_stray_percent_is_encoded_and_never_completed_into_a_triplet() -> None:
-    # RFC 3986 2.4: a "%" that starts no triplet is data, "%25"; "%2%46" must not become the escape "%2F" (issue 7).
+    # RFC 3986 2.4: a "%" that starts no triplet is data, "%25"; "%2%46" must not become the escape "%2F".
     assert normalize_percent_encoding("%2%46") == "%252F"
     assert normalize_percent_encoding("100%") == "100%25"
     assert normalize_percent_encoding(normalize_percent_encoding("%%30%30")) == "%2500"

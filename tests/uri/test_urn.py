@@ -1,4 +1,5 @@
-"""URNs: RFC 8141 2 syntax and 3.1 URN-equivalence, RFC 2141 grammar, the draft's (seed 004) query steps."""
+"""URNs: RFC 8141 2 syntax and 3.1 URN-equivalence, RFC 2141 grammar, the query steps of
+draft-ietf-urnbis-rfc2141bis-urn-03."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def test_rfc2141_5_examples_hold_in_both_grammars(case: dict) -> None:
 
 @pytest.mark.parametrize("case", _pairs("draft-rfc2141bis-03-5.1"), ids=_pair_id)
 def test_draft_5_1_examples_hold_under_step_5a(case: dict) -> None:
-    # Seed 004 5.1 states its verdicts with step 5a ("URN 7 is also lexically equivalent ... if step 5a").
+    # The draft's 5.1 states its verdicts with step 5a ("URN 7 is also lexically equivalent ... if step 5a").
     assert equivalent(case["a"], case["b"], draft_step="5a") is case["equivalent"]
 
 
@@ -261,7 +262,7 @@ def test_parse_urn_raises_only_urn_errors(text: str) -> None:
 
 
 # The ABNF of RFC 8141 2 (and RFC 2141 2.2, draft 2.3) transcribed as plain regexes: the unrolled, possessive forms
-# linkkit.urn compiles (linear past 200 K characters, issue 7) must accept exactly the same strings.
+# linkkit.urn compiles (linear past 200 K characters) must accept exactly the same strings.
 _P = f"(?:[{re.escape(PCHAR)}]|%[0-9A-Fa-f]{{2}})"
 _TRANSCRIBED = {
     "nss": rf"{_P}(?:{_P}|/)*",

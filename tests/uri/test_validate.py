@@ -155,7 +155,7 @@ def test_a_run_of_offending_characters_is_one_violation_that_says_how_long_it_is
 
 
 def test_a_megabyte_of_invalid_text_reports_at_most_max_violations_and_says_so() -> None:
-    # Issue 7: 1 MB of invalid characters took seconds, one Violation per character.
+    # Regression: 1 MB of invalid characters took seconds, one Violation per character.
     assert linkkit.validate("\x00" * 1_000_000) == (Violation(0, "pchar", linkkit.validate("\x00\x00")[0].message
                                                                .replace("run of 2", "run of 1000000")),)
     violations = linkkit.validate("a " * 500_000)
