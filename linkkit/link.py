@@ -60,6 +60,12 @@ class LinkLike(Protocol):
     def base(self) -> str | None: ...
 
 
+def only_group_zero(group: int, kind: str) -> None:
+    """A found link has only group 0, the whole link (``re.Match.group()`` of a pattern without groups)."""
+    if group != 0:
+        raise IndexError(f"no such group: {group!r} (a {kind} has only group 0)")
+
+
 def record(
     link: LinkLike,
     *,

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from ..link import only_group_zero
 from ..uri.charset import always_match
 from .base import _scheme
 
@@ -77,22 +78,22 @@ class Link:
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the URL in the input (like ``re.Match.span``)."""
-        _only_group_zero(group)
+        only_group_zero(group, "Link")
         return self._span
 
     def start(self, group: int = 0) -> int:
         """Offset of the URL's first character (or byte) in the input."""
-        _only_group_zero(group)
+        only_group_zero(group, "Link")
         return self._span[0]
 
     def end(self, group: int = 0) -> int:
         """Offset just past the URL in the input."""
-        _only_group_zero(group)
+        only_group_zero(group, "Link")
         return self._span[1]
 
     def group(self, group: int = 0) -> str:
         """The URL as the HTML parser yields it (``raw``), as ``re.Match.group()`` (there are no sub-groups)."""
-        _only_group_zero(group)
+        only_group_zero(group, "Link")
         return self.raw
 
     @property
@@ -111,10 +112,6 @@ class Link:
         """True when ``uri`` is still a relative reference (RFC 3986 4.2): there was no base to resolve it."""
         return _scheme(self.uri) is None
 
-
-def _only_group_zero(group: int) -> None:
-    if group != 0:
-        raise IndexError(f"no such group: {group!r} (a Link has only group 0)")
 
 
 # -------------------------------------------------------------------------------------- values holding URLs
@@ -139,6 +136,8 @@ def read_tokens(value: str) -> Iterator[tuple[int, int, str, str | None]]:
 
 # "parse a srcset attribute" step 8: descriptors (and parenthesized parts, commas allowed) up to the next comma.
 _DESCRIPTORS = re.compile(r"(?:[^,(]++|\([^)]*+\)?)*+,?")
+# Step 3: what the splitting loop skips before a candidate.
+_COMMA_OR_WHITESPACE = "," + ASCII_WHITESPACE
 
 
 def read_srcset(value: str) -> Iterator[tuple[int, int, str, str | None]]:
@@ -150,7 +149,7 @@ def read_srcset(value: str) -> Iterator[tuple[int, int, str, str | None]]:
     length = len(value)
     position = 0
     while True:
-        while position < length and value[position] in ",\t\n\f\r ":  # step 3: splitting loop
+        while position < length and value[position] in _COMMA_OR_WHITESPACE:  # step 3: splitting loop
             position += 1
         if position >= length:
             return

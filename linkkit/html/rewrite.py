@@ -113,9 +113,12 @@ def _held(value: str, kind: str) -> str:
     return percent_encode(head) + core + percent_encode(tail)
 
 
+_ENDS_UNQUOTED = ASCII_WHITESPACE + ">"  # what ends an unquoted attribute value (13.2.5.38)
+
+
 def _needs_quotes(value: str) -> bool:
     """Whether an unquoted attribute value must be quoted to be read back (13.2.5.38)."""
-    return not value or value[0] in "\"'" or any(c in value for c in "\t\n\f\r >")
+    return not value or value[0] in "\"'" or any(c in value for c in _ENDS_UNQUOTED)
 
 
 

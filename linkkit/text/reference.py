@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from ..link import only_group_zero
+
 Delimiter = Literal["angle", "url-prefix", "quote", "bracket", "markdown", "bare"]
 Kind = Literal["uri", "urn", "abbreviated", "email"]
 
@@ -47,17 +49,17 @@ class Reference:
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the reference's own characters, without its delimiters (like ``re.Match.span``)."""
-        _only_group_zero(group)
+        only_group_zero(group, "Reference")
         return (self._start, self._end)
 
     def start(self, group: int = 0) -> int:
         """Offset of the reference's first character."""
-        _only_group_zero(group)
+        only_group_zero(group, "Reference")
         return self._start
 
     def end(self, group: int = 0) -> int:
         """Offset just past the reference's last character."""
-        _only_group_zero(group)
+        only_group_zero(group, "Reference")
         return self._end
 
     def outer_span(self) -> tuple[int, int]:
@@ -96,7 +98,7 @@ class Reference:
 
     def group(self, group: int = 0) -> str:
         """The raw text of the reference, as ``re.Match.group()`` (there are no sub-groups)."""
-        _only_group_zero(group)
+        only_group_zero(group, "Reference")
         return self.raw
 
     def __getitem__(self, group: int) -> str:
@@ -108,7 +110,3 @@ class Reference:
             f"delimiter={self.delimiter!r}, kind={self.kind!r}>"
         )
 
-
-def _only_group_zero(group: int) -> None:
-    if group != 0:
-        raise IndexError(f"no such group: {group!r} (a Reference has only group 0)")
