@@ -14,6 +14,7 @@ from .decoding import _decoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link
 from .tokenizer import _SURROGATES, _Found, _scan
+from .visible import TEXT, text_found
 
 Document = TypeVar("Document", str, bytes)
 
@@ -64,35 +65,80 @@ class _Resolved(NamedTuple):
         where = None if self.prepared.one_to_one else self.prepared.offsets({p for f in self.found for p in f.span})
         for index, (f, uri) in enumerate(zip(self.found, self.uris, strict=True)):
             span = f.span if where is None else (where[f.span[0]], where[f.span[1]])
-            yield Link(f.tag, f.attr, f.raw, uri, span, self.base_url if index in self.base_hrefs else self.base)
+            base = self.base_url if index in self.base_hrefs else None if f.kind == TEXT else self.base
+            yield Link(f.tag, f.attr, f.raw, uri, span, base)
 
 
-def _resolved(document: str | bytes, base_url: str | None, encoding: str | None) -> _Resolved:
-    """Scan *document* and resolve each URL against the document's base."""
+def _resolved(
+    document: str | bytes,
+    base_url: str | None,
+    encoding: str | None,
+    text: TextOptions | None = None,
+) -> _Resolved:
+    """Scan *document* and resolve each URL against the document's base; with *text*, add the references of the
+    visible text (the plain-text scanner's reading, not resolved), merged in document order."""
     prepared = _prepare(document, encoding)
-    scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
+    codec = prepared.codec if prepared.one_to_one else None
+    scan = _scan(prepared.view, codec)
+    found, base_hrefs, readings = scan.found, scan.base_hrefs, {}
+    if text is not None:
+        visible = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails)
+        if visible:
+            order = sorted(range(len(found) + len(visible)),
+                           key=lambda i: found[i].span if i < len(found) else visible[i - len(found)][0].span)
+            position = {old: new for new, old in enumerate(order)}
+            base_hrefs = {position[i] for i in base_hrefs}
+            readings = {position[len(found) + i]: uri for i, (_, uri) in enumerate(visible)}
+            merged = [*found, *(f for f, _ in visible)]
+            found = [merged[i] for i in order]
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
     parsed_base = None if base is None else Base(base)
     parsed_base_url = None if base_url is None else Base(base_url)
     targets: dict[str, str] = {}  # a document repeats its links: each is resolved once
     uris = []
-    for index, f in enumerate(scan.found):
-        if index in scan.base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
+    for index, f in enumerate(found):
+        if index in base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
             uris.append(_target(f.raw, parsed_base_url))
+            continue
+        if f.kind == TEXT:  # the scanner's reading: absolute, or an abbreviated host it completed
+            uris.append(readings[index])
             continue
         uri = targets.get(f.raw)
         if uri is None:
             uri = targets[f.raw] = _target(f.raw, parsed_base)
         uris.append(uri)
-    return _Resolved(prepared, scan.found, uris, base, scan.base_hrefs, base_url)
+    return _Resolved(prepared, found, uris, base, base_hrefs, base_url)
 
 
-def links(document: str | bytes, *, base_url: str | None = None, encoding: str | None = None) -> list[Link]:
+class TextOptions(NamedTuple):
+    """The plain-text scanner's options for the visible text (``text=True``)."""
+
+    abbreviated: bool = True
+    emails: bool = False
+
+
+def links(
+    document: str | bytes,
+    *,
+    base_url: str | None = None,
+    encoding: str | None = None,
+    text: bool = False,
+    abbreviated: bool = True,
+    emails: bool = False,
+) -> list[Link]:
     """Every URL of an HTML *document* in document order, resolved against its base (RFC 3986 5.1.1, 5.2).
 
     *base_url* is the retrieval URL (5.1.3); *encoding* overrides a <meta> declaration (a BOM still wins).
+    With *text*, the references written in the visible text are found too, by the plain-text scanner's policy
+    (*abbreviated* and *emails* are its options): a Link with tag ``#text``, attr the scanner's delimiter (so
+    ``where`` is ``"#text bare"``), ``raw`` the text with its character references decoded, ``uri`` the scanner's
+    reading (never resolved: ``base`` is None), and a span over the written form.
     """
-    return list(_resolved(document, base_url, encoding).links())
+    return list(_resolved(document, base_url, encoding, _text_options(text, abbreviated, emails)).links())
+
+
+def _text_options(text: bool, abbreviated: bool, emails: bool) -> TextOptions | None:
+    return TextOptions(abbreviated, emails) if text else None
 
 
 def _held(value: str, kind: str) -> str:
@@ -145,15 +191,19 @@ def rewrite(
     *,
     base_url: str | None = None,
     encoding: str | None = None,
+    text: bool = False,
+    abbreviated: bool = True,
+    emails: bool = False,
 ) -> Document:
     """*document* with each URL replaced by ``repl(link)``; every other byte is copied as it is.
 
     A link whose new value equals its ``raw`` is not touched. A new value is written literally in the
     document's encoding, escaped only as its place needs (``&`` and the quote in attributes; CSS escapes in
     CSS; a numeric character reference for a character the encoding lacks; an unquoted value gets quotes only
-    when it must). The result has the type of *document*.
+    when it must). The result has the type of *document*. With *text*, the references of the visible text are
+    links too (see :func:`links`); a new value there is written as text (``&``, ``<``, ``>`` escaped).
     """
-    resolved = _resolved(document, base_url, encoding)
+    resolved = _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails))
     return _rewritten(document, resolved, [repl(link) for link in resolved.links()])
 
 
@@ -174,7 +224,10 @@ def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Docu
             continue
         new = _held(new, f.kind)
         quote = f.quote
-        if quote and quote in "\"'<":
+        if f.kind == TEXT:  # text: "&" and "<" would start markup or a reference, ">" is escaped for symmetry
+            text = new.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            edits.append((f.span[0], f.span[1], text, "xmlcharrefreplace"))
+        elif quote and quote in "\"'<":
             text, errors = _written(new, f.css, quote)
             edits.append((f.span[0], f.span[1], text, errors))
         else:

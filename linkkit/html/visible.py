@@ -1,0 +1,105 @@
+"""URLs written in the visible text of a document ("copy this address into your browser: https://..."), found
+with the plain-text scanner's policy (``links(..., text=True)``).
+
+The visible text is the text the tokenizer yields outside markup, with character references decoded (13.2.5.72),
+except in comments, ``<script>``, ``<style>``, ``<title>``, ``<template>`` (inert), ``<iframe>``, ``<noembed>`` and
+``<noframes>`` (fallback content), and except the text of an ``<a href>``: an anchor's text is not scanned, its
+``href`` is the link.  ``<textarea>`` (RCDATA), ``<xmp>`` and what follows ``<plaintext>`` (raw text) are shown,
+so they are scanned.  A tag ends a reference: each run of text between two tags is read on its own.  Spans point
+into the document and cover a reference's written form (``&amp;`` and all).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+
+from ..text.scan import finditer
+from .tokenizer import _MARKUP, _RAW_TEXT_END, _attributes, _decode, _Found, _script_end
+
+TEXT = "text"  # the kind of a URL found in the visible text
+
+# Elements whose content is not shown: not scanned.  script is followed through its escape states (13.2.5.4-31).
+_HIDDEN = frozenset({"style", "title", "iframe", "noembed", "noframes"})
+_SHOWN_RAW = frozenset({"textarea", "xmp"})  # shown raw text / RCDATA; only textarea's references are decoded
+_TEMPLATE_END = re.compile(r"</template(?=[\t\n\f\r />])", re.IGNORECASE)
+# Runs are joined with a character that ends every reference and is no line break: a tag ends a reference.
+_SEPARATOR = "\x00"
+
+
+def visible_runs(view: str) -> Iterator[tuple[int, int, bool]]:
+    """(start, end, references are decoded) of each run of visible text of *view*, in document order."""
+    position = 0
+    in_anchor = False
+    length = len(view)
+    search = _MARKUP.search
+    while position < length:
+        match = search(view, position)
+        text_end = length if match is None else match.start()
+        if text_end > position and not in_anchor:
+            yield position, text_end, True
+        if match is None:
+            return
+        position = match.end()
+        kind = match.lastgroup
+        if kind == "close":
+            tag = match.group("start").lower()
+            if tag == "a":
+                in_anchor = "href" in _attributes(view, match.start("attrs"), position)
+            elif tag == "script":
+                position = _script_end(view, position)
+            elif tag == "template":
+                end = _TEMPLATE_END.search(view, position)
+                position = length if end is None else end.start()
+            elif tag in _HIDDEN or tag in _SHOWN_RAW:
+                end = _RAW_TEXT_END[tag].search(view, position)
+                text_end = length if end is None else end.start()
+                if tag in _SHOWN_RAW and text_end > position and not in_anchor:
+                    yield position, text_end, tag == "textarea"
+                position = text_end
+            elif tag == "plaintext":  # 13.2.5.5: everything after it is text, references included
+                if position < length and not in_anchor:
+                    yield position, length, False
+                return
+        elif kind == "end":
+            if match.group("end").lower() == "a":
+                in_anchor = False
+        elif kind == "cdata":  # outside SVG and MathML a bogus comment, up to ">"
+            close = view.find(">", position)
+            position = length if close == -1 else close + 1
+        elif kind == "cut":
+            return
+
+
+def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool) -> list[tuple[_Found, str]]:
+    """The references of the visible text of *view* (a document as the tokenizer reads it, *codec* its encoding
+    when it holds bytes), each as a found URL of kind TEXT (tag ``#text``, attr the scanner's delimiter) and the
+    scanner's reading of it."""
+    pieces: list[str] = []
+    runs: list[tuple[int, int, int, list[int] | None]] = []  # scanned offset, view start, view end, offsets
+    scanned = 0
+    for start, end, references in visible_runs(view):
+        text, offsets = _decode(view, start, end, codec, references)
+        runs.append((scanned, start, end, offsets))
+        pieces.append(text)
+        pieces.append(_SEPARATOR)
+        scanned += len(text) + 1
+    if not runs:
+        return []
+    keys = [run[0] for run in runs]
+
+    def position(offset: int, *, is_end: bool) -> int:
+        at, start, _end, offsets = runs[bisect.bisect_right(keys, offset - 1 if is_end else offset) - 1]
+        return start + offset - at if offsets is None else offsets[offset - at]
+
+    found = []
+    for ref in finditer("".join(pieces), abbreviated=abbreviated, emails=emails):
+        if _SEPARATOR in ref.raw:
+            continue
+        span = (position(ref.start(), is_end=False), position(ref.end(), is_end=True))
+        found.append((_Found("#text", ref.delimiter, ref.raw, span, span[0], span[1], TEXT, None, TEXT), ref.uri))
+    return found
+
+
+__all__ = ["TEXT", "text_found", "visible_runs"]

@@ -1,0 +1,60 @@
+"""The base URI of a part (RFC 2557 5, RFC 2110 4.2, RFC 3986 5.1).
+
+For an HTML part: a ``<base href>`` in the part first (``linkkit.html`` applies it); else the part's own absolute
+``Content-Location``, or its ``Content-Base``; else those of the enclosing multipart entities, innermost first;
+else the retrieval URL the caller gives (``base_url``, RFC 3986 5.1.3).  A relative ``Content-Location`` is
+resolved against the next base out (RFC 2557 4.4.2); one that cannot be resolved is passed over.  An encapsulated
+``message/rfc822`` is a message of its own: the entities around it do not lend it their base.
+"""
+
+from __future__ import annotations
+
+import re
+
+import linkkit
+from linkkit.errors import LinkkitError
+from linkkit.uri.charset import SCHEME
+
+from .message import Entity, header
+from .parts import header_text
+
+
+def _field_uri(entity: Entity, name: str) -> str | None:
+    """The URI of a Content-Location / Content-Base field: unfolded, RFC 2047-decoded, folding whitespace removed
+    (RFC 2557 4.1, 4.4.1), a quoted-string's quotes (RFC 2110 4.1's examples) or angle brackets taken off."""
+    value = header(entity.headers, name)
+    if value is None:
+        return None
+    text = "".join(header_text(value).split())
+    if (len(text) >= 2 and text[0] == text[-1] == '"') or (text[:1] == "<" and text[-1:] == ">"):
+        text = text[1:-1]
+    return text or None
+
+
+_SCHEME = re.compile(SCHEME + ":")  # RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+
+
+def is_absolute(reference: str) -> bool:
+    """Whether *reference* starts with a scheme (RFC 3986 4.3), so it can be a base."""
+    return _SCHEME.match(reference) is not None
+
+
+def entity_base(entity: Entity, outer: str | None) -> str | None:
+    """The base *entity* gives its content, *outer* being the base of the entities around it."""
+    for name in ("content-location", "content-base"):
+        reference = _field_uri(entity, name)
+        if reference is None:
+            continue
+        if is_absolute(reference):
+            return reference
+        if outer is not None:  # RFC 2557 4.4.2: resolved against the next base out
+            try:
+                target = linkkit.resolve(outer, reference)
+            except LinkkitError:
+                continue
+            if is_absolute(target):  # a reference that merely looks like one ("\0http:...") is passed over
+                return target
+    return outer
+
+
+__all__ = ["entity_base", "is_absolute"]

@@ -1,0 +1,286 @@
+"""Every link of a message: its text parts decoded, each read with the finder of its type against the right base.
+
+    >>> from linkkit import mail
+    >>> message = (b"Content-Type: text/plain; charset=utf-8\\r\\nContent-Transfer-Encoding: quoted-printable\\r\\n"
+    ...            b"\\r\\nSee https:=\\r\\n//example.org/caf=C3=\\r\\n=A9?a=3D1 today.\\r\\n")
+    >>> [(link.part, link.uri) for link in mail.links(message)]
+    [('1', 'https://example.org/café?a=1')]
+"""
+
+from __future__ import annotations
+
+import email.message
+import email.utils
+import re
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+import linkkit
+from linkkit import html
+from linkkit.link import only_group_zero
+
+from .base import entity_base, is_absolute
+from .errors import Problem
+from .message import Entity, content_ids, parse
+from .parts import Decoded, decode_text, decode_transfer, header_text
+
+Source = Literal["text", "html-attr", "html-text", "header"]
+TEXT_TYPES = frozenset({"text/plain", "text/html"})
+
+# RFC 2369 3.1-3.6 and RFC 5064 2: the header fields whose values are URLs in angle brackets.
+LINK_HEADERS = (
+    "List-Help",
+    "List-Subscribe",
+    "List-Unsubscribe",
+    "List-Post",
+    "List-Owner",
+    "List-Archive",
+    "Archived-At",
+)
+_ANGLE_URL = re.compile(r"<([^<>]*)>")
+_WHITESPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class MailLink:
+    """A link found in a message, shaped like :class:`re.Match` (and :class:`linkkit.link.LinkLike`).
+
+    ``span()`` is where the link lies in the decoded text of its part (or of its header field, unfolded and
+    RFC 2047-decoded); ``raw`` is what is written there (for HTML, as the HTML parser yields it); ``uri`` the
+    target.  ``part`` is the IMAP section number (RFC 3501 6.4.5; ``"HEADER"`` or ``"2.HEADER"`` for a header
+    field), ``content_type`` the part's type, ``source`` one of ``text``, ``html-attr``, ``html-text``,
+    ``header``, ``where`` the place (the scanner's delimiter, ``"TAG ATTR"``, or the header's name), ``base`` what
+    a relative reference was resolved against.  ``charset_fallback`` says the part's charset was unknown or lied
+    and the text was read as UTF-8 or windows-1252; ``target_part`` is, for a ``cid:`` link (RFC 2392), the part
+    whose Content-ID it names.
+    """
+
+    uri: str
+    raw: str
+    _span: tuple[int, int]
+    where: str
+    part: str
+    content_type: str
+    source: Source
+    kind: str
+    base: str | None = None
+    charset_fallback: bool = False
+    target_part: str | None = None
+
+    def span(self, group: int = 0) -> tuple[int, int]:
+        """``(start, end)`` of the link in its part's decoded text (like ``re.Match.span``)."""
+        only_group_zero(group, "MailLink")
+        return self._span
+
+    def start(self, group: int = 0) -> int:
+        only_group_zero(group, "MailLink")
+        return self._span[0]
+
+    def end(self, group: int = 0) -> int:
+        only_group_zero(group, "MailLink")
+        return self._span[1]
+
+    def group(self, group: int = 0) -> str:
+        """The link as written (``raw``), as ``re.Match.group()``."""
+        only_group_zero(group, "MailLink")
+        return self.raw
+
+    def __repr__(self) -> str:
+        return (
+            f"<linkkit.mail.MailLink part={self.part!r}, source={self.source!r}, span={self._span!r}, "
+            f"raw={self.raw!r}, uri={self.uri!r}>"
+        )
+
+
+class TextPart(NamedTuple):
+    """A text/plain or text/html leaf, decoded: where it is, its text, how it was decoded, its base."""
+
+    entity: Entity
+    data: bytes  # the body with its transfer encoding undone
+    decoded: Decoded
+    base: str | None
+
+
+class Reading(NamedTuple):
+    """A message read: its bytes, its entity tree, what was wrong with it."""
+
+    buffer: bytes
+    root: Entity
+    problems: list[Problem]
+
+
+def message_bytes(message: bytes | bytearray | memoryview | email.message.Message) -> bytes:
+    """The bytes of *message*; an ``email.message.Message`` is serialized (without a ``From `` line)."""
+    if isinstance(message, (bytes, bytearray, memoryview)):
+        return bytes(message)
+    if isinstance(message, email.message.Message):
+        try:
+            return message.as_bytes(unixfrom=False, policy=message.policy.clone(linesep="\r\n", max_line_length=0))
+        except Exception:
+            return message.as_string(unixfrom=False).encode("utf-8", "surrogateescape")
+    raise TypeError(f"a message is bytes or an email.message.Message, not {type(message).__name__}")
+
+
+def read(message: bytes | bytearray | memoryview | email.message.Message) -> Reading:
+    """Parse *message* into its entity tree; never raises on bytes."""
+    buffer = message_bytes(message)
+    problems: list[Problem] = []
+    return Reading(buffer, parse(buffer, problems), problems)
+
+
+def _charset(entity: Entity) -> str | None:
+    try:
+        value = entity.headers.get_param("charset")
+    except Exception:
+        return None
+    if isinstance(value, tuple):  # RFC 2231 continuation or language
+        value = email.utils.collapse_rfc2231_value(value)
+    return str(value).strip() if value else None
+
+
+def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | Entity]:
+    """In MIME order: each message entity (for its header fields) and each decoded text leaf with its base."""
+
+    def walk(entity: Entity, outer: str | None) -> Iterator[TextPart | Entity]:
+        if entity.is_message:
+            yield entity
+            outer = base_url  # an encapsulated message does not inherit the base of its container
+        base = entity_base(entity, outer)
+        if entity.children:
+            for child in entity.children:
+                yield from walk(child, base)
+            return
+        if entity.content_type not in TEXT_TYPES:
+            return
+        encoding = entity.transfer_encoding
+        data, problem = decode_transfer(entity.body, encoding)
+        if problem is not None:
+            reading.problems.append(Problem(entity.part, "transfer-encoding", problem))
+        label = _charset(entity)
+        decoded = decode_text(data, label)
+        if decoded.problem is not None:
+            reading.problems.append(Problem(entity.part, "charset", decoded.problem))
+        yield TextPart(entity, data, decoded, base)
+
+    if base_url is not None and not is_absolute(base_url):
+        raise linkkit.ResolutionError(f"base_url {base_url!r} is not absolute: it has no scheme (RFC 3986 5.1)")
+    yield from walk(reading.root, base_url)
+
+
+def part_links(
+    part: TextPart, ids: dict[str, str], *, abbreviated: bool = True, emails: bool = False
+) -> list[MailLink]:
+    """The links of one decoded text part, in text order."""
+    entity, text, fallback = part.entity, part.decoded.text, part.decoded.fallback
+    ctype, number = entity.content_type, entity.part
+    found: list[MailLink] = []
+    if ctype == "text/plain":
+        for ref in linkkit.finditer(text, abbreviated=abbreviated, emails=emails):
+            found.append(
+                MailLink(ref.uri, ref.raw, ref.span(), ref.delimiter, number, ctype, "text", ref.kind, None, fallback,
+                         _target(ref.uri, ids))
+            )
+        return found
+    for link in html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails):
+        if link.tag == "#text":  # a reference in the visible text: where is the scanner's delimiter
+            found.append(MailLink(link.uri, link.raw, link.span(), link.attr or "bare", number, ctype, "html-text",
+                                  link.kind, None, fallback, _target(link.uri, ids)))
+        else:
+            found.append(MailLink(link.uri, link.raw, link.span(), link.where, number, ctype, "html-attr", link.kind,
+                                  link.base, fallback, _target(link.uri, ids)))
+    return found
+
+
+def _target(uri: str, ids: dict[str, str]) -> str | None:
+    """The part a ``cid:`` URL names (RFC 2392 2: the Content-ID, percent-decoded, without its brackets)."""
+    if ids and uri[:4].lower() == "cid:":
+        return ids.get(urllib.parse.unquote(uri[4:]))
+    return None
+
+
+def header_links(entity: Entity, ids: dict[str, str]) -> list[MailLink]:
+    """The URLs of a message's List-* (RFC 2369) and Archived-At (RFC 5064) fields, in field order."""
+    section = f"{entity.number}.HEADER" if entity.number else "HEADER"
+    found = []
+    names = {name.lower(): name for name in LINK_HEADERS}
+    try:
+        fields = entity.headers.items()
+    except Exception:
+        return []
+    for name, value in fields:
+        if name.lower() not in names:
+            continue
+        text = header_text(value)
+        matches = list(_ANGLE_URL.finditer(text))
+        if not matches and name.lower() == "archived-at" and text.strip():
+            # RFC 5064 2: the URI belongs in angle brackets; one written without them is still the archive's URL
+            start = len(text) - len(text.lstrip())
+            end = len(text.rstrip())
+            spans = [(start, end)]
+        else:
+            spans = [match.span(1) for match in matches]
+        for start, end in spans:
+            raw = text[start:end]
+            uri = _WHITESPACE.sub("", raw)  # RFC 2369 2: whitespace inside the brackets is ignored
+            if uri:
+                found.append(MailLink(uri, raw, (start, end), name, section, "", "header", "uri", None, False,
+                                      _target(uri, ids)))
+    return found
+
+
+def links(
+    message: bytes | email.message.Message,
+    *,
+    base_url: str | None = None,
+    headers: bool = False,
+    unique: bool = False,
+    abbreviated: bool = True,
+    emails: bool = False,
+    on_problem: Callable[[Problem], None] | None = None,
+) -> list[MailLink]:
+    """Every link of *message* (the bytes of an RFC 5322 message, or an ``email.message.Message``), in MIME order.
+
+    Every text/plain and text/html leaf is read, both alternatives of a multipart/alternative and the parts of
+    attached messages too; ``headers`` adds the URLs of the List-* and Archived-At fields; ``unique`` keeps the
+    first occurrence of each absolute URL; *base_url* is where the message was retrieved from (the last base of
+    RFC 2557 5).  *abbreviated* and *emails* are the plain-text scanner's options.  What was wrong with the message
+    goes to *on_problem*; a malformed part never stops the others.
+    """
+    reading = read(message)
+    ids = content_ids(reading.root)
+    found: list[MailLink] = []
+    for item in text_parts(reading, base_url):
+        if isinstance(item, Entity):
+            if headers:
+                found.extend(header_links(item, ids))
+        else:
+            found.extend(part_links(item, ids, abbreviated=abbreviated, emails=emails))
+    if on_problem is not None:
+        for problem in reading.problems:
+            on_problem(problem)
+    if unique:
+        seen: set[str] = set()
+        kept = []
+        for link in found:
+            if is_absolute(link.uri):
+                if link.uri in seen:
+                    continue
+                seen.add(link.uri)
+            kept.append(link)
+        found = kept
+    return found
+
+
+def problems(message: bytes | email.message.Message) -> list[Problem]:
+    """What is wrong with *message*: the defects :func:`links` reads past (structure, encodings, charsets)."""
+    reading = read(message)
+    for _ in text_parts(reading, None):
+        pass
+    return reading.problems
+
+
+__all__ = ["LINK_HEADERS", "MailLink", "Reading", "Source", "TextPart", "header_links", "links", "part_links",
+           "problems", "read", "text_parts"]
+

@@ -1,0 +1,142 @@
+"""The messages of a mailbox, one at a time: an mbox (RFC 4155), a Maildir, or a single message file (.eml).
+
+An mbox is read line by line, so memory holds one message, whatever the mailbox's size.  A message starts at a
+``From `` line at the start of the file or after an empty line (RFC 4155 appendix A: the writer ends each message
+with an empty line); that empty line belongs to the separator, not to the message.  Bodies are unescaped as
+mboxrd writers escape them: a line ``>From `` (or ``>>From ``, ...) loses one ``>``.  An mboxo file escapes
+without the extra ``>``, so a line written ``>From `` in an mboxo body is read as ``From ``: the two formats
+cannot be told apart, and mboxrd's reading is the reversible one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+from .errors import MailError
+
+_ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)  # RFC 4155 appendix A, mboxrd
+_FROM = re.compile(rb"^(>*From )", re.MULTILINE)
+_EMPTY_LINES = (b"\n", b"\r\n")
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message of a mailbox.
+
+    ``index`` counts from 0 in mailbox order; ``offset`` is the byte offset of its ``From `` line in an mbox (0 for
+    a message that is a file of its own); ``data`` is the message itself (RFC 5322 bytes, mboxrd-unescaped);
+    ``path`` the file it was read from; ``record`` its bytes as the mailbox holds them (``From `` line, escaped
+    body and the empty line that ends it, or the whole file).
+    """
+
+    index: int
+    offset: int
+    data: bytes
+    path: str | None
+    record: bytes
+    from_line: bytes | None = None
+    trailer: bytes = b""  # the empty line that ends an mbox record
+
+    def replaced(self, data: bytes) -> bytes:
+        """The record that holds *data* in place of this message: the record itself when *data* is the message."""
+        if data == self.data:
+            return self.record
+        if self.from_line is None:
+            return data
+        return self.from_line + _FROM.sub(rb">\1", data) + self.trailer
+
+
+def is_mbox(head: bytes) -> bool:
+    """Whether a file starting with *head* is an mbox (RFC 4155: it starts with a ``From `` line)."""
+    return head.startswith(b"From ")
+
+
+def is_maildir(path: str | os.PathLike[str]) -> bool:
+    """Whether *path* is a Maildir: a directory holding ``cur`` or ``new``."""
+    folder = Path(path)
+    return folder.is_dir() and ((folder / "cur").is_dir() or (folder / "new").is_dir())
+
+
+def _mbox(lines: Iterable[bytes], path: str | None) -> Iterator[Message]:
+    index = 0
+    offset = 0
+    start = 0
+    record: list[bytes] = []
+    after_empty = True
+    for line in lines:
+        if after_empty and line.startswith(b"From ") and record:
+            yield _message(record, index, start, path)
+            index += 1
+            record = []
+            start = offset
+        record.append(line)
+        offset += len(line)
+        after_empty = line in _EMPTY_LINES
+    if record:
+        yield _message(record, index, start, path)
+
+
+def _message(record: list[bytes], index: int, offset: int, path: str | None) -> Message:
+    from_line = record[0]
+    body = record[1:]
+    trailer = b""
+    if body and body[-1] in _EMPTY_LINES:  # the separator's empty line (RFC 4155 appendix A)
+        trailer = body.pop()
+    data = _ESCAPED_FROM.sub(rb"\1", b"".join(body))
+    return Message(index, offset, data, path, b"".join(record), from_line, trailer)
+
+
+def _lines(file: BinaryIO) -> Iterator[bytes]:
+    yield from iter(file.readline, b"")
+
+
+def messages(path_or_file: str | os.PathLike[str] | BinaryIO) -> Iterator[Message]:
+    """The messages of an mbox, a Maildir (``cur/`` then ``new/``, each in name order) or a single message file,
+    told apart by content: a directory with ``cur`` or ``new`` is a Maildir, a file starting ``From `` an mbox,
+    anything else one message.  A binary file object is read from where it stands."""
+    if not isinstance(path_or_file, (str, os.PathLike)):
+        name = getattr(path_or_file, "name", None)
+        yield from _file_messages(path_or_file, name if isinstance(name, str) else None)
+        return
+    path = os.fspath(path_or_file)
+    if os.path.isdir(path):
+        if not is_maildir(path):
+            raise MailError(path, "a directory that is not a Maildir (no cur/ or new/)")
+        index = 0
+        for sub in ("cur", "new"):
+            folder = os.path.join(path, sub)
+            if not os.path.isdir(folder):
+                continue
+            for name in sorted(os.listdir(folder)):
+                file_path = os.path.join(folder, name)
+                if name.startswith(".") or not os.path.isfile(file_path):
+                    continue
+                with open(file_path, "rb") as handle:
+                    data = handle.read()
+                yield Message(index, 0, data, file_path, data)
+                index += 1
+        return
+    with open(path, "rb") as handle:
+        yield from _file_messages(handle, path)
+
+
+def _file_messages(file: BinaryIO, path: str | None) -> Iterator[Message]:
+    head = file.readline()
+    if is_mbox(head):
+        yield from _mbox(_chain(head, file), path)
+        return
+    data = head + file.read()
+    yield Message(0, 0, data, path, data)
+
+
+def _chain(first: bytes, file: BinaryIO) -> Iterator[bytes]:
+    yield first
+    yield from _lines(file)
+
+
+__all__ = ["Message", "is_maildir", "is_mbox", "messages"]

@@ -1,0 +1,232 @@
+"""The MIME structure of a message, located in its raw bytes: every entity's header and body as byte offsets.
+
+The standard library's ``email`` package reads each header block (``compat32``: it never raises on a malformed
+header), but it does not say where a part's body lies in the input, and rewriting must copy every byte outside a
+changed body.  So the bodies are found here, by the delimiter rules of RFC 2046 5.1.1::
+
+    preamble CRLF --boundary [--] LWSP CRLF  part  CRLF --boundary LWSP CRLF  part  CRLF --boundary-- ... epilogue
+                  \\_______ delimiter line ______/      \\___ the CRLF before a delimiter belongs to it ___/
+
+Parts are numbered as IMAP numbers them (RFC 3501 6.4.5, ``BODY[section]``): the parts of a multipart message are
+1, 2, ...; the body of a single-part message is 1; a multipart inside part 2 holds 2.1, 2.2; a ``message/rfc822``
+part 2 holds a message whose parts are 2.1, 2.2 (or whose single body is 2.1).
+"""
+
+from __future__ import annotations
+
+import email.parser
+import email.utils
+import email.policy
+import re
+from dataclasses import dataclass, field
+from email.message import Message
+
+from .errors import Problem
+from .parts import decode_transfer
+
+# Deeper nesting than this is an attack, not a message: the rest is read as opaque bytes.
+MAX_DEPTH = 64
+
+_HEADER_PARSER = email.parser.BytesHeaderParser(policy=email.policy.compat32)
+# RFC 5322 2.1: the header section ends at the first empty line (either line ending is accepted).
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_MESSAGE_TYPES = frozenset({"message/rfc822", "message/global"})  # RFC 2046 5.2.1, RFC 6532 3.7
+
+
+@dataclass(slots=True, eq=False)
+class Entity:
+    """One MIME entity: a message or a body part, with its bytes located in ``buffer``.
+
+    ``part`` is the IMAP section number of the entity (RFC 3501 6.4.5): ``""`` for the top message when it is a
+    multipart, ``"1"`` for the body of a single-part message, ``"2.1"`` and so on.  ``buffer[body_start:body_end]``
+    is the body as transmitted (still transfer-encoded).  A ``message/rfc822`` entity has one child, the
+    encapsulated message, whose ``buffer`` is the decoded body when the part was (wrongly, RFC 2046 5.2.1)
+    transfer-encoded, else the same buffer.
+    """
+
+    part: str
+    number: str  # the number the entity was given: for a message, the prefix of its parts ("" at the top)
+    headers: Message
+    buffer: bytes
+    header_start: int
+    body_start: int
+    body_end: int
+    content_type: str
+    is_message: bool  # the entity is a whole message (the top one or an encapsulated one)
+    children: list[Entity] = field(default_factory=list)
+
+    @property
+    def transfer_encoding(self) -> str:
+        """The Content-Transfer-Encoding, lower-cased, ``7bit`` when absent (RFC 2045 6.1)."""
+        value = header(self.headers, "content-transfer-encoding")
+        return value.strip().lower() if value else "7bit"
+
+    @property
+    def body(self) -> bytes:
+        return self.buffer[self.body_start : self.body_end]
+
+    def walk(self) -> list[Entity]:
+        """This entity and every entity inside it, in MIME order (depth first)."""
+        found = [self]
+        for child in self.children:
+            found.extend(child.walk())
+        return found
+
+
+def header(headers: Message, name: str) -> str | None:
+    """A header's raw value (compat32: unfolded lines kept), None when absent or unreadable."""
+    try:
+        value = headers.get(name)
+    except Exception:
+        return None
+    return None if value is None else str(value)
+
+
+def parse_headers(block: bytes) -> Message:
+    """The header fields of *block* (compat32, which never raises on malformed fields)."""
+    return _HEADER_PARSER.parsebytes(block)
+
+
+def _split(buffer: bytes, start: int, end: int) -> tuple[int, int]:
+    """(end of the header block, start of the body) of the entity ``buffer[start:end]`` (RFC 5322 2.1)."""
+    if buffer.startswith(b"\n", start) and start < end:
+        return start, start + 1
+    if buffer.startswith(b"\r\n", start) and start + 1 < end:
+        return start, start + 2
+    match = _HEADER_END.search(buffer, start, end)
+    if match is None:
+        return end, end  # headers only (or not a message at all): an empty body
+    return match.start() + (2 if buffer[match.start()] == 13 else 1), match.end()
+
+
+def _content_type(headers: Message, default: str) -> str:
+    # RFC 2045 5.2: no Content-Type, or one that cannot be read, means the default (text/plain; charset=us-ascii).
+    value = header(headers, "content-type")
+    if value is None:
+        return default
+    try:
+        ctype = headers.get_content_type()
+    except Exception:
+        return "text/plain"
+    return ctype
+
+
+def _boundary(headers: Message) -> str | None:
+    try:
+        boundary = headers.get_param("boundary")
+    except Exception:
+        return None
+    if isinstance(boundary, tuple):  # RFC 2231 value
+        boundary = email.utils.collapse_rfc2231_value(boundary)
+    if not boundary:
+        return None
+    return email.utils.unquote(str(boundary)).rstrip(" ")
+
+
+def _delimiters(buffer: bytes, start: int, end: int, boundary: bytes) -> list[tuple[int, int, bool]]:
+    """The delimiter lines of *boundary* in ``buffer[start:end]``: (start, end, is_close) each; the line ending
+    before a delimiter belongs to it, and so does the line ending after it (RFC 2046 5.1.1, transport padding)."""
+    pattern = re.compile(rb"(\r?\n)?--" + re.escape(boundary) + rb"(--)?[ \t]*+(?:\r?\n|\Z)")
+    found: list[tuple[int, int, bool]] = []
+    position = start
+    while True:
+        match = pattern.search(buffer, position, end)
+        if match is None:
+            return found
+        at = match.start()
+        if match.group(1) is None and at != start and buffer[at - 1] != 0x0A:
+            position = at + 1  # "--boundary" in the middle of a line is not a delimiter
+            continue
+        close = match.group(2) is not None
+        found.append((at, match.end(), close))
+        if close or match.end() >= end:
+            return found
+        position = match.end()
+
+
+def parse(buffer: bytes, problems: list[Problem]) -> Entity:
+    """The entity tree of the message *buffer*; defects go to *problems* (nothing raises)."""
+    return _entity(buffer, 0, len(buffer), "", True, "text/plain", problems, 0)
+
+
+def _child_number(prefix: str, index: int) -> str:
+    return f"{prefix}.{index}" if prefix else str(index)
+
+
+def _entity(
+    buffer: bytes,
+    start: int,
+    end: int,
+    number: str,
+    is_message: bool,
+    default_type: str,
+    problems: list[Problem],
+    depth: int,
+) -> Entity:
+    header_end, body_start = _split(buffer, start, end)
+    headers = parse_headers(buffer[start:header_end])
+    ctype = _content_type(headers, default_type)
+    multipart = ctype.startswith("multipart/")
+    # A single-part message's body is its part 1 (RFC 3501 6.4.5); a multipart message has no number of its own.
+    part = number if not is_message or multipart else _child_number(number, 1)
+    entity = Entity(part, number, headers, buffer, start, body_start, end, ctype, is_message)
+    if depth >= MAX_DEPTH:
+        if multipart or ctype in _MESSAGE_TYPES:
+            problems.append(Problem(part, "structure", f"nested deeper than {MAX_DEPTH} levels: not read"))
+        return entity
+    if multipart:
+        boundary = _boundary(headers)
+        if boundary is None:
+            problems.append(Problem(part, "structure", f"{ctype} without a boundary parameter (RFC 2046 5.1.1)"))
+            return entity
+        try:
+            boundary_bytes = boundary.encode("ascii", "surrogateescape")
+        except UnicodeEncodeError:
+            boundary_bytes = boundary.encode("utf-8", "surrogateescape")
+        delimiters = _delimiters(buffer, body_start, end, boundary_bytes)
+        if not delimiters:
+            problems.append(Problem(part, "structure", f"boundary {boundary!r} does not occur in the body"))
+            return entity
+        if not delimiters[-1][2]:
+            problems.append(Problem(part, "structure", f"no close delimiter --{boundary}-- (RFC 2046 5.1.1)"))
+        # RFC 2046 5.1.5: in a multipart/digest, a part without Content-Type is message/rfc822.
+        child_default = "message/rfc822" if ctype == "multipart/digest" else "text/plain"
+        prefix = number
+        for index, ((_, part_start, close), following) in enumerate(
+            zip(delimiters, [*delimiters[1:], None], strict=True), start=1
+        ):
+            if close:
+                break
+            part_end = following[0] if following is not None else end
+            entity.children.append(
+                _entity(buffer, part_start, part_end, _child_number(prefix, index), False, child_default, problems,
+                        depth + 1)
+            )
+        return entity
+    if ctype in _MESSAGE_TYPES:
+        inner_buffer, inner_start, inner_end = buffer, body_start, end
+        encoding = entity.transfer_encoding
+        if encoding in ("base64", "quoted-printable"):
+            # RFC 2046 5.2.1 forbids it, clients do it: read the decoded message (rewriting re-encodes it).
+            problems.append(Problem(part, "structure", f"{ctype} part is {encoding}-encoded (RFC 2046 5.2.1)"))
+            inner_buffer, _ = decode_transfer(buffer[body_start:end], encoding)
+            inner_start, inner_end = 0, len(inner_buffer)
+        entity.children.append(
+            _entity(inner_buffer, inner_start, inner_end, part, True, "text/plain", problems, depth + 1)
+        )
+    return entity
+
+
+def content_ids(root: Entity) -> dict[str, str]:
+    """Content-ID (without its angle brackets, RFC 2392 2) -> part number, first one wins."""
+    ids: dict[str, str] = {}
+    for entity in root.walk():
+        value = header(entity.headers, "content-id")
+        if value:
+            key = "".join(value.split()).strip("<>")
+            if key:
+                ids.setdefault(key, entity.part)
+    return ids
+
+
+__all__ = ["MAX_DEPTH", "Entity", "content_ids", "header", "parse", "parse_headers"]

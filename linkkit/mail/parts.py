@@ -1,0 +1,157 @@
+"""A part's bytes to its text and back: Content-Transfer-Encoding (RFC 2045 6), charsets (RFC 2045 5, RFC 2046
+4.1.2) and encoded words in headers (RFC 2047).
+
+Decoding never raises.  An unknown or lying charset falls back to UTF-8 when the bytes are UTF-8, else to
+windows-1252 with undefined bytes kept as lone surrogates (``surrogateescape``), so that encoding the text again
+gives the same bytes; the part is flagged.
+"""
+
+from __future__ import annotations
+
+import binascii
+import codecs
+import email.header
+import re
+from typing import NamedTuple
+
+# RFC 2045 6.7 rule (3): whitespace at the end of an encoded line was perhaps added in transport and is deleted.
+_QP_TRAILING_SPACE = re.compile(rb"[ \t]++(?=\r?\n|\Z)")
+# RFC 2045 6.8: the base64 alphabet; every other character is ignored by a decoder (but for line breaks and
+# padding, one is a sign of damage, reported).
+_NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/]++")
+_FOREIGN_IN_BASE64 = re.compile(rb"[^A-Za-z0-9+/=\r\n \t]")
+_LINE_END = re.compile(rb"\r?\n")
+
+IDENTITY_ENCODINGS = frozenset({"7bit", "8bit", "binary"})  # RFC 2045 6.2
+TRANSFER_ENCODINGS = IDENTITY_ENCODINGS | {"quoted-printable", "base64"}
+
+
+def decode_transfer(body: bytes, encoding: str) -> tuple[bytes, str | None]:
+    """*body* with its Content-Transfer-Encoding undone, and what was wrong with it (None when nothing).
+
+    Quoted-printable soft line breaks (``=`` CRLF) disappear, so a URL wrapped by the encoder is whole again,
+    also when the break falls inside a UTF-8 sequence (RFC 2045 6.7 rule 5: the octets are joined before any
+    charset decoding).
+    """
+    if encoding == "quoted-printable":
+        return binascii.a2b_qp(_QP_TRAILING_SPACE.sub(b"", body)), None
+    if encoding == "base64":
+        try:
+            data = binascii.a2b_base64(body)
+            if _FOREIGN_IN_BASE64.search(body) is None:
+                return data, None
+            return data, "base64 with characters outside its alphabet (RFC 2045 6.8)"
+        except binascii.Error:
+            data = _NOT_BASE64.sub(b"", body)
+            usable = len(data) - len(data) % 4
+            tail = data[usable:]
+            # two or three characters still make one or two octets; a last lone one makes none
+            data = data[:usable] + tail + b"=" * (4 - len(tail)) if len(tail) >= 2 else data[:usable]
+            try:
+                return binascii.a2b_base64(data), "base64 with bad padding or characters (RFC 2045 6.8)"
+            except binascii.Error:
+                return b"", "base64 that cannot be decoded (RFC 2045 6.8)"
+    if encoding in IDENTITY_ENCODINGS:
+        return body, None
+    return body, f"unknown Content-Transfer-Encoding {encoding!r} (RFC 2045 6.4): read as 8bit"
+
+
+def encode_transfer(data: bytes, encoding: str, original: bytes) -> bytes:
+    """*data* encoded again as *original* was: quoted-printable lines of at most 76 characters (RFC 2045 6.7 rule
+    5), base64 with *original*'s line length and line ending (RFC 2045 6.8), anything else as is."""
+    if encoding == "quoted-printable":
+        return binascii.b2a_qp(data, quotetabs=False, istext=True, header=False)
+    if encoding == "base64":
+        first = _LINE_END.search(original)
+        newline = b"\r\n" if first is not None and first.group() == b"\r\n" else b"\n"
+        width = (first.start() if first is not None else len(original)) or 76
+        encoded = binascii.b2a_base64(data, newline=False)
+        lines = [encoded[i : i + width] for i in range(0, len(encoded), width)]
+        trailer = newline if original.endswith(b"\n") else b""
+        return newline.join(lines) + trailer
+    return data
+
+
+class Decoded(NamedTuple):
+    """A part's text, the codec that reads it back to the same bytes, and whether that codec is a fallback."""
+
+    text: str
+    codec: str
+    errors: str  # "strict", or "surrogateescape" for the windows-1252 fallback
+    fallback: bool
+    problem: str | None
+
+
+def text_codec(label: str | None) -> str | None:
+    """The Python codec of a MIME charset *label*, None when there is none or it is no text encoding."""
+    if not label:
+        return None
+    try:
+        info = codecs.lookup(label.strip().strip('"'))
+    except (LookupError, ValueError):
+        return None
+    if not getattr(info, "_is_text_encoding", True):  # base64, rot13, zlib: no charsets
+        return None
+    return info.name
+
+
+def decode_text(data: bytes, label: str | None) -> Decoded:
+    """*data* decoded with the charset *label* (RFC 2046 4.1.2; us-ascii when absent, RFC 2045 5.2)."""
+    codec = text_codec(label) if label else "ascii"
+    if codec is not None:
+        try:
+            return Decoded(data.decode(codec), codec, "strict", False, None)
+        except (UnicodeDecodeError, LookupError, ValueError, TypeError):
+            why = f"bytes that are not {label or 'us-ascii'}"
+    else:
+        why = f"unknown charset {label!r}"
+    try:
+        return Decoded(data.decode("utf-8"), "utf-8", "strict", True, f"{why}: read as utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("cp1252", "surrogateescape")
+        return Decoded(text, "cp1252", "surrogateescape", True, f"{why}: read as windows-1252")
+
+
+def encode_text(text: str, decoded: Decoded) -> bytes:
+    """*text* in the codec the part was read with (new characters it lacks were percent-encoded before)."""
+    try:
+        return text.encode(decoded.codec, decoded.errors)
+    except UnicodeEncodeError:
+        return text.encode(decoded.codec, "surrogateescape" if decoded.errors == "strict" else "replace")
+
+
+def can_encode(text: str, decoded: Decoded, transfer_encoding: str) -> bool:
+    """Whether *text* fits the part: its codec has every character, and a 7bit part stays ASCII (RFC 2045 2.7)."""
+    if transfer_encoding == "7bit" and not text.isascii():
+        return False
+    try:
+        text.encode(decoded.codec, decoded.errors)
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def header_text(value: object) -> str:
+    """A header value unfolded (RFC 5322 2.2.3) with its encoded words decoded (RFC 2047 6.1); never raises."""
+    raw = str(value)
+    unfolded = re.sub(r"\r?\n(?=[ \t])", "", raw)
+    if "=?" not in unfolded:
+        return unfolded
+    try:
+        return str(email.header.make_header(email.header.decode_header(unfolded)))
+    except Exception:
+        return unfolded
+
+
+__all__ = [
+    "IDENTITY_ENCODINGS",
+    "TRANSFER_ENCODINGS",
+    "Decoded",
+    "can_encode",
+    "decode_text",
+    "decode_transfer",
+    "encode_text",
+    "encode_transfer",
+    "header_text",
+    "text_codec",
+]

@@ -1,0 +1,142 @@
+"""Rewriting the links of a message, keeping the message intact.
+
+Only a part that holds a changed link changes: its text is rewritten, encoded again in its own charset and with
+its own Content-Transfer-Encoding (quoted-printable lines of at most 76 characters, base64 with the part's line
+length, RFC 2045 6.7, 6.8), and spliced in place of the old body.  Headers, boundaries, preamble and epilogue
+(RFC 2046 5.1.1), attachments and every other part are copied byte for byte, so an identity ``repl`` returns the
+input unchanged, whatever it holds.
+"""
+
+from __future__ import annotations
+
+import email.message
+from collections.abc import Callable
+
+from linkkit import ScanOptions, html
+
+from .links import MailLink, TextPart, part_links, read, text_parts
+from .message import Entity, content_ids
+from .parts import can_encode, encode_text, encode_transfer
+
+Repl = Callable[[MailLink], str]
+Edit = tuple[int, int, bytes]  # (start, end, new bytes) in one buffer
+
+
+def _fitted(value: str, part: TextPart) -> str:
+    """*value* with each character the part cannot carry percent-encoded as UTF-8 (RFC 3987 3.1, RFC 3986 2.5)."""
+    encoding = part.entity.transfer_encoding
+    if can_encode(value, part.decoded, encoding):
+        return value
+    return "".join(
+        c if can_encode(c, part.decoded, encoding) else "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+        for c in value
+    )
+
+
+def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
+    pieces, position = [], 0
+    for start, end, new in edits:
+        pieces.append(text[position:start])
+        pieces.append(new)
+        position = end
+    pieces.append(text[position:])
+    return "".join(pieces)
+
+
+def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], options: ScanOptions) -> str:
+    """The part's text with the links of *found* whose index is in *new* replaced."""
+    text = part.decoded.text
+    if part.entity.content_type == "text/plain":
+        return _splice(text, [(found[i].start(), found[i].end(), value) for i, value in sorted(new.items())])
+    # HTML: linkkit.html writes each new value as its place needs (attribute, CSS, visible text); its links are
+    # those of part_links, told apart by their span.
+    by_span = {found[i].span(): value for i, value in new.items()}
+    return html.rewrite(text, lambda link: by_span.get(link.span(), link.raw), base_url=part.base, text=True,
+                        abbreviated=options.abbreviated, emails=options.emails)
+
+
+def _part_edit(part: TextPart, ids: dict[str, str], repl: Repl | str, options: ScanOptions) -> Edit | None:
+    found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails)
+    new: dict[int, str] = {}
+    for index, link in enumerate(found):
+        value = repl if isinstance(repl, str) else repl(link)
+        if not isinstance(value, str):
+            raise TypeError(f"repl must return a str, not {type(value).__name__} (for {link!r})")
+        if value != link.raw:
+            new[index] = _fitted(value, part)
+    if not new:
+        return None
+    text = _rewritten_text(part, found, new, options)
+    if text == part.decoded.text:
+        return None
+    data = encode_text(text, part.decoded)
+    if data == part.data:
+        return None
+    entity = part.entity
+    return (entity.body_start, entity.body_end, encode_transfer(data, entity.transfer_encoding, entity.body))
+
+
+def _apply(buffer: bytes, edits: list[Edit]) -> bytes:
+    pieces, position = [], 0
+    for start, end, new in sorted(edits):
+        pieces.append(buffer[position:start])
+        pieces.append(new)
+        position = end
+    pieces.append(buffer[position:])
+    return b"".join(pieces)
+
+
+def _collect(entity: Entity, leaf_edits: dict[int, Edit]) -> list[Edit]:
+    """The edits of *entity*'s buffer: a leaf's own, and for a transfer-encoded message/rfc822 part, its body
+    encoded again from the rewritten message inside (RFC 2046 5.2.1 forbids the encoding; it is kept)."""
+    edit = leaf_edits.get(id(entity))
+    if edit is not None:
+        return [edit]
+    edits: list[Edit] = []
+    for child in entity.children:
+        inner = _collect(child, leaf_edits)
+        if not inner:
+            continue
+        if child.buffer is entity.buffer:
+            edits.extend(inner)
+        else:
+            data = _apply(child.buffer, inner)
+            edits.append((entity.body_start, entity.body_end,
+                          encode_transfer(data, entity.transfer_encoding, entity.body)))
+    return edits
+
+
+def rewrite(
+    message: bytes | email.message.Message,
+    repl: Repl | str,
+    *,
+    base_url: str | None = None,
+    abbreviated: bool = True,
+    emails: bool = False,
+) -> bytes:
+    """*message* with each link of its text parts replaced by ``repl(link)`` (or the string *repl*), a link being
+    a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone;
+    header fields are never rewritten.  An ``email.message.Message`` is serialized first.
+    """
+    reading = read(message)
+    ids = content_ids(reading.root)
+    options = ScanOptions(abbreviated=abbreviated, emails=emails)
+    leaf_edits: dict[int, Edit] = {}
+    for item in text_parts(reading, base_url):
+        if isinstance(item, Entity):
+            continue
+        edit = _part_edit(item, ids, repl, options)
+        if edit is not None:
+            leaf_edits[id(item.entity)] = edit
+    if not leaf_edits:
+        return reading.buffer
+    return _apply(reading.buffer, _collect(reading.root, leaf_edits))
+
+
+def absolutize(message: bytes | email.message.Message, base_url: str | None = None) -> bytes:
+    """*message* with every link of its text parts replaced by its target (``link.uri``), resolved against the
+    part's base (RFC 2557 5); links that stay relative (no base) are left as written."""
+    return rewrite(message, lambda link: link.uri if link.source == "html-attr" else link.raw, base_url=base_url)
+
+
+__all__ = ["absolutize", "rewrite"]

@@ -1,0 +1,86 @@
+"""linkkit.html.links(..., text=True): the references written in the visible text, by the plain-text scanner's
+policy, merged in document order with the links of the markup; rewriting them writes text."""
+
+from __future__ import annotations
+
+import pytest
+from fixtures_loader import load_table
+from hypothesis import given
+from hypothesis import strategies as st
+
+from linkkit import html
+
+
+def marked(document: str) -> tuple[str, list[tuple[int, int]]]:
+    """*document* without its «...» marks, and the spans they marked."""
+    spans, plain, start = [], [], 0
+    for character in document:
+        if character == "«":
+            start = len(plain)
+        elif character == "»":
+            spans.append((start, len(plain)))
+        else:
+            plain.append(character)
+    return "".join(plain), spans
+
+
+@pytest.mark.parametrize(("document", "uris"), load_table("html/visible_text.txt"))
+def test_visible_text_references(document: str, uris: str) -> None:
+    text, spans = marked(document)
+    found = [link for link in html.links(text, text=True) if link.tag == "#text"]
+    assert [link.span() for link in found] == spans
+    assert (" ".join(link.uri for link in found) or "-") == uris
+    assert all(link.base is None and link.where.startswith("#text ") for link in found)
+    # on bytes the spans are byte offsets of the same places
+    data = text.encode("utf-8")
+    found_bytes = [link for link in html.links(data, text=True, encoding="utf-8") if link.tag == "#text"]
+    assert [link.span() for link in found_bytes] == [
+        (len(text[:a].encode("utf-8")), len(text[:b].encode("utf-8"))) for a, b in spans
+    ]
+    # the option is off by default
+    assert all(link.tag != "#text" for link in html.links(text))
+
+
+def test_text_links_merge_with_attribute_links_in_document_order() -> None:
+    document = '<base href="http://b.example/"><p>see http://one.example/ <img src="i.png"> www.example.org/two'
+    links = html.links(document, text=True)
+    assert [(link.where, link.uri) for link in links] == [
+        ("base href", "http://b.example/"),
+        ("#text bare", "http://one.example/"),
+        ("img src", "http://b.example/i.png"),
+        ("#text bare", "http://www.example.org/two"),
+    ]
+
+
+def test_rewriting_a_text_link_writes_text() -> None:
+    document = "<p>see &lt;http://a.example/?a&amp;b&gt; and http://b.example/</p>"
+    new = html.rewrite(document, lambda link: link.uri.replace("http:", "hxxp:") + "&<>", text=True)
+    assert new == "<p>see &lt;hxxp://a.example/?a&amp;b&amp;&lt;&gt;&gt; and hxxp://b.example/&amp;&lt;&gt;</p>"
+    assert html.rewrite(document, lambda link: link.raw, text=True) == document
+
+
+def test_absolutize_leaves_the_visible_text_alone() -> None:
+    document = "<p>www.example.org/x <a href=y>z</a>"
+    assert html.absolutize(document, "http://b.example/") == "<p>www.example.org/x <a href=http://b.example/y>z</a>"
+
+
+HTMLISH = st.lists(
+    st.one_of(
+        st.sampled_from(["<a href=x>", "</a>", "<a name=n>", "<p>", "<script>", "</script>", "<!--", "-->", "<title>",
+                         "</title>", "<textarea>", "</textarea>", "<plaintext>", "&amp;", "&lt;", "&eacute;", "&#x41;",
+                         "http://a.example/", "www.example.org", "<", ">", "\r\n", "-\n ", " ", '"', "<img src=",
+                         "<template>", "</template>", "<xmp>", "\u00e9"]),
+        st.text(max_size=5),
+    ),
+    max_size=25,
+).map("".join)
+
+
+@given(HTMLISH, st.sampled_from(["utf-8", "windows-1252", "utf-16-le", "shift_jis"]))
+def test_text_option_never_raises_and_identity_is_byte_for_byte(document: str, codec: str) -> None:
+    for doc in (document, document.encode(codec, "replace")):
+        links = html.links(doc, text=True)
+        assert all(0 <= link.start() <= link.end() <= len(doc) for link in links)
+        assert [link.start() for link in links] == sorted(link.start() for link in links)
+        assert html.rewrite(doc, lambda link: link.raw, text=True) == doc
+        html.rewrite(doc, lambda link: link.uri + "&<\u20ac", text=True)

@@ -1,0 +1,107 @@
+"""Hypothesis: on any message, generated or random bytes, links never raises and the identity rewrite returns the
+input byte for byte (so do absolutize and a defanging rewrite: they never raise)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from linkkit import mail
+
+URLS = st.sampled_from([
+    "http://a.example/x", "https://b.example/caf\u00e9?q=1&r=2", "<http://c.example/\n wrapped>", "www.example.org/p",
+    "cid:part@example", "../rel/a.png", "\u8cc7\u6599", "=", "--b", "From ", "&amp;", "\r", "",
+])
+TEXTS = st.lists(st.one_of(URLS, st.text(max_size=12)), max_size=6).map(" ".join)
+HTML = st.lists(
+    st.one_of(URLS, st.sampled_from(['<a href="', '">', "<img src=", " ", "<base href=../>", "<!--", "-->",
+                                     "<script>", "</script>", "<style>url(", ")</style>", "&lt;", "<p>"])),
+    max_size=10,
+).map("".join)
+CHARSETS = st.sampled_from(["utf-8", "iso-8859-1", "shift_jis", "us-ascii", "x-unknown", "base64", "utf-16", ""])
+ENCODINGS = st.sampled_from(["7bit", "8bit", "quoted-printable", "base64", "binary", "x-weird", ""])
+NEWLINES = st.sampled_from(["\r\n", "\n"])
+
+
+@st.composite
+def leaves(draw: st.DrawFn) -> tuple[list[str], bytes]:
+    ctype = draw(st.sampled_from(["text/plain", "text/html", "application/octet-stream", "text", ""]))
+    charset = draw(CHARSETS)
+    encoding = draw(ENCODINGS)
+    text = draw(HTML if ctype == "text/html" else TEXTS)
+    data = text.encode(charset if charset in ("utf-8", "iso-8859-1", "shift_jis", "utf-16") else "utf-8", "replace")
+    if encoding == "quoted-printable":
+        data = binascii.b2a_qp(data, istext=draw(st.booleans()))
+    elif encoding == "base64":
+        data = base64.encodebytes(data)
+    headers = []
+    if ctype:
+        headers.append(f"Content-Type: {ctype}" + (f"; charset={charset}" if charset else ""))
+    if encoding:
+        headers.append(f"Content-Transfer-Encoding: {encoding}")
+    if draw(st.booleans()):
+        headers.append("Content-Location: " + draw(st.sampled_from(["http://l.example/d/", "rel/", "=?utf-8?q?x?="])))
+    return headers, data
+
+
+@st.composite
+def entities(draw: st.DrawFn, depth: int = 0) -> bytes:
+    newline = draw(NEWLINES).encode()
+    if depth < 3 and draw(st.booleans()):
+        boundary = draw(st.sampled_from(["b", "=_x", "a b", "b"])) + str(depth)
+        subtype = draw(st.sampled_from(["mixed", "alternative", "related", "digest"]))
+        children = draw(st.lists(entities(depth + 1), max_size=3))
+        close = draw(st.booleans())
+        body = newline.join([b"preamble"] + [b"--" + boundary.encode() + newline + child for child in children])
+        body += newline + (b"--" + boundary.encode() + b"--" + newline + b"epilogue" if close else b"")
+        header = f'Content-Type: multipart/{subtype}; boundary="{boundary}"'.encode()
+        return header + newline + newline + body
+    if depth < 3 and draw(st.integers(0, 5)) == 0:
+        inner = draw(entities(depth + 1))
+        return b"Content-Type: message/rfc822" + newline + newline + inner
+    headers, data = draw(leaves())
+    return newline.join(h.encode("utf-8") for h in headers) + newline + newline + data
+
+
+def damaged(data: bytes, cut: int, noise: bytes) -> bytes:
+    position = cut % (len(data) + 1)
+    return data[:position] + noise + data[position:]
+
+
+def check(message: bytes) -> None:
+    assert mail.rewrite(message, lambda link: link.raw) == message
+    for headers in (False, True):
+        mail.links(message, headers=headers)
+    mail.links(message, unique=True, emails=True, base_url="http://base.example/d/")
+    mail.absolutize(message, "http://base.example/d/")
+    mail.rewrite(message, lambda link: "hxxp://" + link.uri + "\u20ac")
+    mail.problems(message)
+
+
+@given(entities(), st.integers(0, 10_000), st.binary(max_size=8), st.booleans())
+def test_identity_rewrite_on_generated_messages(message: bytes, cut: int, noise: bytes, damage: bool) -> None:
+    check(damaged(message, cut, noise) if damage else message)
+
+
+@given(st.binary(max_size=400))
+@example(b"Content-Type: multipart/mixed; boundary=b\n\n--b\n--b\n--b--")
+@example(b"Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n!!!")
+@example(b"Content-Type: text/plain; charset*=utf-8''%ZZ\n\nhttp://a.example/")
+def test_identity_rewrite_on_random_bytes(message: bytes) -> None:
+    check(message)
+
+
+MBOX_LINES = [b"From x\n", b">From y\n", b"\n", b"\r\n", b"body http://a.example/\n", b"Subject: s\n"]
+
+
+@given(st.lists(st.sampled_from(MBOX_LINES), max_size=20))
+def test_mailbox_records_concatenate_to_the_mailbox(lines: list[bytes]) -> None:
+    import io
+
+    box = b"".join(lines)
+    messages = list(mail.messages(io.BytesIO(box)))
+    assert b"".join(m.record for m in messages) == box
+    assert all(m.replaced(m.data) == m.record for m in messages)

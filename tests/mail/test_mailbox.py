@@ -1,0 +1,92 @@
+"""linkkit.mail.messages: mbox (RFC 4155, mboxrd unescaping), Maildir, single messages, file objects."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from linkkit import mail
+
+MBOX = (
+    b"From a@example.org Mon Nov 16 09:00:00 2026\n"
+    b"Subject: one\n\nA paragraph whose next line starts with From\n"
+    b"From here on it is body: no empty line before it\n\n"
+    b"From b@example.org Tue Nov 17 10:00:00 2026\n"
+    b"Subject: two\n\n>From the archives\n>>From older archives\n>not a From line\n\n"
+    b"From c@example.org Wed Nov 18 11:00:00 2026\n"
+    b"Subject: three\n\nlast, without the closing empty line\n"
+)
+
+
+def test_mbox_messages_offsets_and_mboxrd_unescaping(tmp_path: Path) -> None:
+    path = tmp_path / "box"
+    path.write_bytes(MBOX)
+    found = list(mail.messages(path))
+    assert [m.index for m in found] == [0, 1, 2]
+    assert [m.offset for m in found] == [0, MBOX.index(b"From b@"), MBOX.index(b"From c@")]
+    assert all(m.path == str(path) for m in found)
+    # a "From " line that does not follow an empty line is body (RFC 4155 appendix A)
+    assert found[0].data == (b"Subject: one\n\nA paragraph whose next line starts with From\n"
+                             b"From here on it is body: no empty line before it\n")
+    # mboxrd: one ">" is taken from each ">*From " line
+    assert found[1].data == b"Subject: two\n\nFrom the archives\n>From older archives\n>not a From line\n"
+    assert found[2].data == b"Subject: three\n\nlast, without the closing empty line\n"
+    assert b"".join(m.record for m in found) == MBOX
+
+
+def test_mbox_record_with_new_data_is_escaped_again() -> None:
+    second = list(mail.messages(io.BytesIO(MBOX)))[1]
+    assert second.replaced(second.data) == second.record
+    new = second.replaced(second.data.replace(b"archives", b"ARCHIVES"))
+    assert new == (b"From b@example.org Tue Nov 17 10:00:00 2026\nSubject: two\n\n>From the ARCHIVES\n"
+                   b">>From older ARCHIVES\n>not a From line\n\n")
+
+
+def test_single_message_file_and_file_object(tmp_path: Path) -> None:
+    data = b"Subject: x\r\n\r\nhttp://a.example/\r\n"
+    path = tmp_path / "x.eml"
+    path.write_bytes(data)
+    for source in (path, str(path), io.BytesIO(data)):
+        (message,) = mail.messages(source)
+        assert (message.index, message.offset, message.data, message.record) == (0, 0, data, data)
+
+
+def test_maildir_cur_then_new_in_name_order(tmp_path: Path) -> None:
+    for sub, name, body in [("new", "2.b", b"3"), ("cur", "9.a:2,S", b"2"), ("cur", "1.a:2,", b"1"),
+                            ("tmp", "0.x", b"never"), ("cur", ".hidden", b"never")]:
+        (tmp_path / sub).mkdir(exist_ok=True)
+        (tmp_path / sub / name).write_bytes(b"Subject: " + body + b"\n\n")
+    found = list(mail.messages(tmp_path))
+    assert [m.data for m in found] == [b"Subject: 1\n\n", b"Subject: 2\n\n", b"Subject: 3\n\n"]
+    assert [Path(m.path).name for m in found] == ["1.a:2,", "9.a:2,S", "2.b"]  # type: ignore[arg-type]
+
+
+def test_a_folder_that_is_no_maildir_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(mail.MailError, match="not a Maildir"):
+        list(mail.messages(tmp_path))
+
+
+def test_mbox_is_streamed_one_message_at_a_time() -> None:
+    class Lines(io.RawIOBase):
+        """A file that counts how far it was read."""
+
+        def __init__(self, data: bytes) -> None:
+            self.inner = io.BytesIO(data)
+            self.read_to = 0
+
+        def readable(self) -> bool:
+            return True
+
+        def readline(self, size: int | None = -1) -> bytes:
+            line = self.inner.readline(-1 if size is None else size)
+            self.read_to = self.inner.tell()
+            return line
+
+    box = b"".join(b"From x@example.org Mon Nov 16 09:00:00 2026\nSubject: %d\n\nbody\n\n" % i for i in range(1000))
+    source = Lines(box)
+    iterator = mail.messages(source)  # type: ignore[arg-type]
+    first = next(iterator)
+    assert first.data == b"Subject: 0\n\nbody\n"
+    assert source.read_to < 200  # the first message was handed out after reading about one message

@@ -1,0 +1,128 @@
+"""linkkit.mail.rewrite: only parts holding a changed link change, each re-encoded as it was (RFC 2045 6.7, 6.8)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from linkkit import mail
+from linkkit.mail.links import read
+
+DEFANG = {"repl": lambda link: link.raw.replace("http", "hxxp", 1)}
+
+
+def defang(message: bytes) -> bytes:
+    return mail.rewrite(message, DEFANG["repl"])
+
+
+def bodies(message: bytes) -> list[bytes]:
+    return [entity.body for entity in read(message).root.walk() if not entity.children]
+
+
+def outside_bodies(message: bytes) -> list[bytes]:
+    """Everything of *message* but its leaves' bodies: headers, delimiters, preamble, epilogue."""
+    reading = read(message)
+    pieces, position = [], 0
+    for entity in reading.root.walk():
+        if not entity.children and entity.buffer is reading.buffer:
+            pieces.append(reading.buffer[position : entity.body_start])
+            position = entity.body_end
+    pieces.append(reading.buffer[position:])
+    return pieces
+
+
+def test_quoted_printable_stays_quoted_printable_with_short_lines() -> None:
+    text = "Voir " + "très long texte " * 8 + "http://a.example/" + "x" * 90 + "?q=1 é\r\nfin\r\n"
+    body = binascii.b2a_qp(text.encode("utf-8"), istext=True)
+    message = (b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+               + body)
+    new = defang(message)
+    head, new_body = new.split(b"\r\n\r\n", 1)
+    assert head + b"\r\n\r\n" == message[: len(head) + 4]
+    assert all(len(line) <= 76 for line in new_body.split(b"\r\n"))  # RFC 2045 6.7 rule 5
+    assert binascii.a2b_qp(new_body).decode("utf-8") == text.replace("http://", "hxxp://")
+
+
+def test_base64_keeps_its_line_length_and_line_ending() -> None:
+    text = ("Lien : http://a.example/été " * 20).encode("iso-8859-1")
+    for width, newline in ((76, b"\r\n"), (64, b"\n"), (72, b"\r\n")):
+        encoded = base64.b64encode(text)
+        body = newline.join(encoded[i : i + width] for i in range(0, len(encoded), width)) + newline
+        message = (b"Content-Type: text/plain; charset=iso-8859-1\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+                   + body)
+        new_body = defang(message).split(b"\r\n\r\n", 1)[1]
+        lines = new_body.split(newline)
+        assert lines[-1] == b"" and all(len(line) == width for line in lines[:-2]) and len(lines[-2]) <= width
+        assert newline == b"\r\n" or b"\r" not in new_body
+        assert base64.b64decode(new_body) == text.replace(b"http://", b"hxxp://")
+
+
+def test_only_the_changed_part_changes() -> None:
+    message = (
+        b"Subject: three parts\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\npreamble http://p.example/\r\n"
+        b"--b\r\nContent-Type: text/plain\r\n\r\nnothing here\r\n"
+        b"--b\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\nsee http://a.example/ now\r\n"
+        b"--b\r\nContent-Type: application/octet-stream\r\n\r\nhttp://attachment.example/\r\n"
+        b"--b--\r\nepilogue http://e.example/\r\n"
+    )
+    new = defang(message)
+    assert outside_bodies(new) == outside_bodies(message)
+    assert bodies(new) == [b"nothing here", b"see hxxp://a.example/ now", b"http://attachment.example/"]
+
+
+def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
+    # RFC 3987 3.1: UTF-8, percent-encoded; a 7bit part stays ASCII (RFC 2045 2.7), a charset keeps what it has
+    cases = [
+        (b"Content-Type: text/plain\n\n<http://a.example/>", "http://a.example/caf\u00e9", b"<http://a.example/caf%C3%A9>"),
+        (b"Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: 8bit\n\n<http://a.example/>",
+         "http://a.example/\u00e9\u20ac", b"<http://a.example/\xe9%E2%82%AC>"),
+        (b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n<http://a.example/>",
+         "http://a.example/\u20ac", "<http://a.example/\u20ac>".encode()),
+    ]
+    for message, value, expected in cases:
+        assert mail.rewrite(message, value).split(b"\n\n", 1)[1] == expected
+
+
+def test_new_text_in_html_is_escaped_as_text_and_attributes_as_attributes() -> None:
+    message = b'Content-Type: text/html\n\n<p>see http://a.example/x <a href="http://b.example/">b</a>'
+    new = mail.rewrite(message, lambda link: link.raw + "?a=1&b=<2>")
+    assert new.split(b"\n\n", 1)[1] == (b'<p>see http://a.example/x?a=1&amp;b=&lt;2&gt; '
+                                        b'<a href="http://b.example/?a=1&amp;b=<2>">b</a>')
+    assert [link.uri for link in mail.links(new)] == ["http://a.example/x?a=1&b=", "http://b.example/?a=1&b=<2>"]
+
+
+def test_repl_sees_the_links_links_gives() -> None:
+    message = open_corpus("alternative-content-location.eml")
+    seen = []
+    mail.rewrite(message, lambda link: seen.append(link) or link.raw)  # type: ignore[func-returns-value]
+    assert seen == mail.links(message)
+
+
+def test_absolutize_resolves_html_links_and_leaves_text_and_headers() -> None:
+    message = (b"List-Archive: <http://l.example/>\nContent-Type: text/html\nContent-Location: http://h.example/d/\n\n"
+               b'<a href="x">www.example.org/y</a> www.example.org/z')
+    assert mail.absolutize(message) == message.replace(b'href="x"', b'href="http://h.example/d/x"')
+
+
+def test_transfer_encoded_message_rfc822_is_encoded_again() -> None:
+    inner = b"Subject: in\r\nContent-Type: text/html\r\n\r\n<a href=\"rel\">x</a>\r\n"
+    encoded = base64.encodebytes(inner)
+    message = (b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: message/rfc822\r\n"
+               b"Content-Transfer-Encoding: base64\r\n\r\n" + encoded + b"--b--\r\n")
+    new = mail.absolutize(message, "http://r.example/")
+    new_inner = base64.b64decode(re.search(rb"base64\r\n\r\n(.*)--b--", new, re.S).group(1))  # type: ignore[union-attr]
+    assert new_inner == inner.replace(b'"rel"', b'"http://r.example/rel"')
+
+
+def test_repl_must_return_a_str() -> None:
+    import pytest
+
+    with pytest.raises(TypeError, match="repl must return a str"):
+        mail.rewrite(b"\nhttp://a.example/", lambda link: None)  # type: ignore[arg-type, return-value]
+
+
+def open_corpus(name: str) -> bytes:
+    from fixtures_loader import ROOT
+
+    return (ROOT / "corpora" / "mail" / name).read_bytes()
