@@ -23,11 +23,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TextIO, TypeAlias
 
-from . import __version__, html
+from . import __version__, html, mail
 from .errors import InputError, ResolutionError
 from .io import (
     CHUNK_SIZE,
     ERRORS,
+    HTML_SUFFIXES,
     SNIFF_SIZE,
     STDIN,
     UNDECODED,
@@ -45,6 +46,7 @@ from .io import (
     text_encoding,
 )
 from .link import record
+from .mail.mailbox import MAIL_SUFFIXES, Message, is_maildir, messages_after
 from .text.reference import Reference
 from .text.scan import ScanOptions
 from .text.stream import finditer_stream
@@ -120,9 +122,16 @@ def _text_records(chunks: Iterable[str], label: str, options: dict[str, Any]) ->
 
 
 def _extract_from(source: Input, args: argparse.Namespace, stderr: IO[str]) -> Iterator[dict[str, Any]]:
-    """The records of one input: the links of an HTML document, or the references of a text read in chunks."""
+    """The records of one input: the links of a message or a mailbox, of an HTML document, or the references of a
+    text read in chunks."""
+    if _is_maildir(source):
+        yield from _mail_records(source, mail.messages(source.name), args, stderr)
+        return
     with source.open_binary() as binary:
         head = source.read(binary, SNIFF_SIZE)
+        if _is_mail(source, head):
+            yield from _mail_records(source, messages_after(head, binary, source.label), args, stderr)
+            return
         if looks_like_html(source, head):
             yield from _html_records(source, head + source.read(binary), args)
             return
@@ -166,12 +175,16 @@ def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
 
 
 def add_extract(commands: Subcommands) -> None:
-    parser = commands.add_parser("extract", help="print the URI references found in text or HTML")
+    parser = commands.add_parser("extract", help="print the URI references found in text, HTML or e-mail")
     _add_scanner_options(parser)
     parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="one URI per line, or JSON lines")
     parser.add_argument("--unique", action="store_true", help="print each URI once, at its first occurrence")
     parser.add_argument(
-        "--base", metavar="URL", help="retrieval URL of HTML inputs: their links are resolved against it"
+        "--base", metavar="URL", help="retrieval URL of HTML inputs and messages: their links are resolved against it"
+    )
+    parser.add_argument(
+        "--headers", action="store_true",
+        help="also the URLs of messages' List-* and Archived-At header fields (RFC 2369, RFC 5064)",
     )
     parser.set_defaults(run=run_extract, check=_check_base, parser=parser)
 
@@ -260,8 +273,11 @@ def _rewrite_stream(
 def _rewrite_from(
     source: Input, binary: IO[bytes], args: argparse.Namespace, out: Output, stderr: IO[str]
 ) -> bool:
-    """Rewrite one text input into *out*, in its own encoding and byte order; True when its text changed."""
+    """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order; True when its
+    text changed."""
     head = source.read(binary, SNIFF_SIZE)
+    if not args.as_text and _is_mail(source, head):
+        return _rewrite_messages(source, messages_after(head, binary, source.label), _mail_rewriter(args), out)
     if looks_like_html(source, head) and not args.as_text:
         # Rewriting attribute values as prose would damage markup ("<" inside href="...").
         raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
@@ -292,6 +308,8 @@ def _rewrite_all(sources: list[Input], args: argparse.Namespace, out: Output, st
     failed = False
     for source in sources:
         try:
+            if _is_maildir(source):
+                raise InputError(source.label, "a Maildir is rewritten with --in-place only (one file per message)")
             with source.open_binary() as binary:
                 _rewrite_from(source, binary, args, out, stderr)
         except InputError as error:
@@ -307,7 +325,10 @@ def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
         failed = False
         for source in sources:
             try:
-                _rewrite_in_place(source, args, stderr)
+                if _is_maildir(source) and not args.as_text:
+                    _rewrite_maildir(source, _mail_rewriter(args), args)
+                else:
+                    _rewrite_in_place(source, args, stderr)
             except (InputError, OutputError) as error:
                 _error(str(error), stderr)
                 failed = True
@@ -329,12 +350,14 @@ def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentPars
 
 
 def add_rewrite(commands: Subcommands) -> None:
-    parser = commands.add_parser("rewrite", help="rewrite the URI references of text, leaving everything else as is")
+    parser = commands.add_parser(
+        "rewrite", help="rewrite the URI references of text or e-mail, leaving everything else as is"
+    )
     _add_scanner_options(parser)
     parser.add_argument("--normalize", action="store_true", help="normalize each reference (RFC 3986 6.2.2, 6.2.3)")
     parser.add_argument("--unwrap", action="store_true", help="re-join references that run over several lines")
     parser.add_argument("--angle", action="store_true", help="wrap each reference in <...> (RFC 3986 appendix C)")
-    parser.add_argument("--as-text", action="store_true", help="rewrite HTML inputs as plain text too")
+    parser.add_argument("--as-text", action="store_true", help="rewrite HTML and e-mail inputs as plain text too")
     _add_target_options(parser, "file")
     parser.set_defaults(run=run_rewrite, check=_check_rewrite_usage, parser=parser)
 
@@ -378,8 +401,25 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
     failed = False
     for source in _inputs(args):
         try:
+            if _is_maildir(source):
+                if not args.in_place:
+                    raise InputError(source.label, "a Maildir is rewritten with --in-place only (one file per message)")
+                _rewrite_maildir(source, _mail_absolutizer(args), args)
+                continue
             with source.open_binary() as binary:
-                data = source.read(binary)
+                head = source.read(binary, SNIFF_SIZE)
+                if _is_mail(source, head):
+                    messages = messages_after(head, binary, source.label)
+                    if out is not None:
+                        _rewrite_messages(source, messages, _mail_absolutizer(args), out)
+                        continue
+                    with replacing(Path(args.output or source.name), args.force) as target:
+                        changed = _rewrite_messages(source, messages, _mail_absolutizer(args), target.output)
+                        target.changed = args.output is not None or changed
+                    continue
+                data = head + source.read(binary)
+            if args.base is None:
+                raise InputError(source.label, "an HTML document needs --base, its retrieval URL")
             result = _absolutized(source, data, args)
             if out is not None:
                 out.write(result)
@@ -402,6 +442,8 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
 
 def _check_absolutize_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     _check_base(args, parser)
+    if args.base is None and any(not _mail_input(Input(name, None)) for name in args.files if name != STDIN):
+        parser.error("--base is required for HTML inputs (messages and mailboxes may go without)")
     if args.in_place and (not args.files or STDIN in args.files):
         parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
     if args.output is not None and len(args.files) > 1:
@@ -414,13 +456,133 @@ def _check_absolutize_usage(args: argparse.Namespace, parser: argparse.ArgumentP
 
 def add_absolutize(commands: Subcommands) -> None:
     parser = commands.add_parser(
-        "absolutize", help="make every link of an HTML document absolute, leaving every other byte as it is"
+        "absolutize",
+        help="make every link of an HTML document or of a message's HTML parts absolute, leaving every other byte",
     )
-    parser.add_argument("files", nargs="*", metavar="FILE", help="HTML files (standard input when none, or -)")
-    parser.add_argument("--base", required=True, metavar="URL", help="the retrieval URL of the document(s)")
+    parser.add_argument(
+        "files", nargs="*", metavar="FILE",
+        help="HTML files, messages, mboxes, Maildirs (standard input when none, or -)",
+    )
+    parser.add_argument(
+        "--base", metavar="URL",
+        help="the retrieval URL of the document(s), required for HTML; for messages the last base (RFC 2557 5)",
+    )
     parser.add_argument("--encoding", help="document encoding (default: BOM, <meta charset>, else UTF-8)")
     _add_target_options(parser, "HTML file")
     parser.set_defaults(run=run_absolutize, check=_check_absolutize_usage, parser=parser)
+
+
+# -- e-mail: extract's mail branch, rewrite and absolutize of messages and mailboxes -------------------------------
+
+# A name that says text or HTML is read as such even when the content looks like a message (a digest saved as .txt).
+_NOT_MAIL_SUFFIXES = frozenset({".txt", ".text", ".md", ".rst"}) | HTML_SUFFIXES
+
+
+def _mail_input(source: Input) -> bool:
+    """Whether a named input is a Maildir, a message or an mbox (its first bytes are read to tell); an input that
+    cannot be read is left to the run, which reports it."""
+    if _is_maildir(source):
+        return True
+    try:
+        with source.open_binary() as binary:
+            return _is_mail(source, source.read(binary, SNIFF_SIZE))
+    except InputError:
+        return True
+
+
+def _is_maildir(source: Input) -> bool:
+    return source.name != STDIN and is_maildir(source.name)
+
+
+def _is_mail(source: Input, head: bytes) -> bool:
+    """Whether an input is a message or an mbox: by its name (.eml, .mbox), else by its content."""
+    suffix = "" if source.name == STDIN else Path(source.name).suffix.lower()
+    if suffix in MAIL_SUFFIXES:
+        return True
+    return suffix not in _NOT_MAIL_SUFFIXES and mail.looks_like_mail(head)
+
+
+def _mail_records(
+    source: Input, messages: Iterable[Message], args: argparse.Namespace, stderr: IO[str]
+) -> Iterator[dict[str, Any]]:
+    """One JSON-ready record per link of each message, one message at a time; spans are character offsets in the
+    decoded text of the link's part (or header field), so line and column are not given."""
+    for message in messages:
+        label = message.path if message.path is not None and message.path != source.label else source.label
+        problems: list[mail.Problem] = []
+        try:
+            found = mail.links(
+                message.data, base_url=args.base, headers=args.headers, abbreviated=args.abbreviated,
+                emails=args.emails, on_problem=problems.append,
+            )
+        except (LookupError, ValueError) as error:
+            raise InputError(label, f"message {message.index}: {error}") from None
+        for problem in problems:
+            print(f"linkkit: {label}: message {message.index}: warning: {problem}", file=stderr)
+        message_id = mail.message_id(message.data) if found else None
+        for link in found:
+            yield record(
+                link, input=label, unit="character", message=message.index, message_id=message_id,
+                offset=message.offset, part=link.part, content_type=link.content_type, source=link.source,
+            )
+
+
+def _mail_rewriter(args: argparse.Namespace) -> Callable[[bytes], bytes]:
+    """linkkit.mail.rewrite with the rewrite options: a text part's references as in text (--normalize, --unwrap,
+    --angle); an HTML part's URLs normalized on --normalize (attributes as written, without resolving them)."""
+    replace_text = _replacement(args)
+
+    def replace(link: mail.MailLink) -> str:
+        if isinstance(link.inner, Reference):
+            return replace_text(link.inner)
+        if args.normalize:
+            return normalize(link.raw if link.source == "html-attr" else link.uri)
+        if args.unwrap and link.source == "html-text":
+            return link.uri
+        return link.raw
+
+    def rewritten(data: bytes) -> bytes:
+        return mail.rewrite(data, replace, base_url=getattr(args, "base", None), abbreviated=args.abbreviated,
+                            emails=args.emails)
+
+    return rewritten
+
+
+def _mail_absolutizer(args: argparse.Namespace) -> Callable[[bytes], bytes]:
+    def absolutized(data: bytes) -> bytes:
+        return mail.absolutize(data, args.base)
+
+    return absolutized
+
+
+def _rewrite_messages(
+    source: Input, messages: Iterable[Message], transform: Callable[[bytes], bytes], out: Output
+) -> bool:
+    """Write each message of an input transformed (an mbox record escaped again, RFC 4155), one at a time; True
+    when some message changed. A message that does not change is written as the bytes it was read from."""
+    changed = False
+    for message in messages:
+        try:
+            new = transform(message.data)
+        except ValueError as error:
+            raise InputError(source.label, f"message {message.index}: {error}") from None
+        changed |= new != message.data
+        out.write(message.replaced(new))
+    return changed
+
+
+def _rewrite_maildir(source: Input, transform: Callable[[bytes], bytes], args: argparse.Namespace) -> None:
+    """Rewrite each message file of a Maildir that changes, atomically (as --in-place writes any file)."""
+    for message in mail.messages(source.name):
+        assert message.path is not None  # a Maildir message is a file of its own
+        try:
+            new = transform(message.data)
+        except ValueError as error:
+            raise InputError(message.path, str(error)) from None
+        if new != message.data:
+            with replacing(Path(message.path), args.force) as target:
+                target.output.write(new)
+                target.changed = True
 
 
 # -- main --------------------------------------------------------------------------------------------------------

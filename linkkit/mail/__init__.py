@@ -8,8 +8,21 @@ RFC 5064) -> ``rewrite`` (changed parts re-encoded, every other byte copied).
 
 from .errors import MailError, Problem
 from .links import LINK_HEADERS, MailLink, links, problems
-from .mailbox import Message, messages
+from .mailbox import Message, looks_like_mail, messages
+from .message import message_id
 from .rewrite import absolutize, rewrite
 
-__all__ = ["LINK_HEADERS", "MailError", "MailLink", "Message", "Problem", "absolutize", "links", "messages",
-           "problems", "rewrite"]
+__all__ = [
+    "LINK_HEADERS",
+    "MailError",
+    "MailLink",
+    "Message",
+    "Problem",
+    "absolutize",
+    "links",
+    "looks_like_mail",
+    "message_id",
+    "messages",
+    "problems",
+    "rewrite",
+]

@@ -14,12 +14,13 @@ import email.utils
 import re
 import urllib.parse
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple
 
 import linkkit
 from linkkit import html
 from linkkit.link import only_group_zero
+from linkkit.text.reference import Reference
 
 from .base import entity_base, is_absolute
 from .errors import Problem
@@ -54,7 +55,8 @@ class MailLink:
     ``header``, ``where`` the place (the scanner's delimiter, ``"TAG ATTR"``, or the header's name), ``base`` what
     a relative reference was resolved against.  ``charset_fallback`` says the part's charset was unknown or lied
     and the text was read as UTF-8 or windows-1252; ``target_part`` is, for a ``cid:`` link (RFC 2392), the part
-    whose Content-ID it names.
+    whose Content-ID it names; ``inner`` is what the part's finder gave (a :class:`linkkit.Reference` for a
+    text/plain part, with ``.unwrapped`` and ``.outer_span()``; a :class:`linkkit.html.Link` for HTML).
     """
 
     uri: str
@@ -68,6 +70,8 @@ class MailLink:
     base: str | None = None
     charset_fallback: bool = False
     target_part: str | None = None
+    # What the finder of the part's type found (a linkkit.Reference, a linkkit.html.Link), spans in the part's text.
+    inner: Reference | html.Link | None = field(default=None, compare=False, repr=False)
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the link in its part's decoded text (like ``re.Match.span``)."""
@@ -180,16 +184,16 @@ def part_links(
         for ref in linkkit.finditer(text, abbreviated=abbreviated, emails=emails):
             found.append(
                 MailLink(ref.uri, ref.raw, ref.span(), ref.delimiter, number, ctype, "text", ref.kind, None, fallback,
-                         _target(ref.uri, ids))
+                         _target(ref.uri, ids), ref)
             )
         return found
     for link in html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails):
         if link.tag == "#text":  # a reference in the visible text: where is the scanner's delimiter
             found.append(MailLink(link.uri, link.raw, link.span(), link.attr or "bare", number, ctype, "html-text",
-                                  link.kind, None, fallback, _target(link.uri, ids)))
+                                  link.kind, None, fallback, _target(link.uri, ids), link))
         else:
             found.append(MailLink(link.uri, link.raw, link.span(), link.where, number, ctype, "html-attr", link.kind,
-                                  link.base, fallback, _target(link.uri, ids)))
+                                  link.base, fallback, _target(link.uri, ids), link))
     return found
 
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO
 
 from .errors import MailError
 
@@ -56,6 +56,34 @@ def is_mbox(head: bytes) -> bool:
     return head.startswith(b"From ")
 
 
+# RFC 4155 appendix A: "From " addr-spec SP timestamp, the timestamp as asctime writes it ("Mon Nov 16 09:00:00 2026").
+_FROM_LINE = re.compile(rb"From [^ \r\n]++ [^\r\n]*?\d{1,2}:\d\d(?::\d\d)?[^\r\n]*?\d{4}")
+# RFC 5322 2.2: a header field, or the continuation of one (a folded line starts with whitespace).
+_FIELD = re.compile(rb"[\x21-\x39\x3b-\x7e]++:|[ \t]")
+_MESSAGE_FIELDS = frozenset({
+    b"from", b"to", b"cc", b"subject", b"date", b"message-id", b"mime-version", b"received", b"return-path",
+    b"delivered-to", b"content-type", b"reply-to", b"in-reply-to", b"references", b"sender",
+})
+MAIL_SUFFIXES = frozenset({".eml", ".mbox", ".mbx"})
+
+
+def looks_like_mail(head: bytes) -> bool:
+    """Whether a file starting with *head* is a message or an mbox, judged by content: an mbox ``From `` line
+    with its date (RFC 4155), or a header block (RFC 5322 2.2) of at least two fields a message has (From, To,
+    Subject, Date, Message-ID, MIME-Version, Received...), up to its empty line or the end of *head*."""
+    if _FROM_LINE.match(head):
+        return True
+    known = 0
+    for line in head.splitlines()[:-1] or head.splitlines():
+        if not line.strip():
+            break
+        field = _FIELD.match(line)
+        if field is None:
+            return False
+        known += line[: field.end() - 1].lower() in _MESSAGE_FIELDS
+    return known >= 2
+
+
 def is_maildir(path: str | os.PathLike[str]) -> bool:
     """Whether *path* is a Maildir: a directory holding ``cur`` or ``new``."""
     folder = Path(path)
@@ -91,11 +119,7 @@ def _message(record: list[bytes], index: int, offset: int, path: str | None) -> 
     return Message(index, offset, data, path, b"".join(record), from_line, trailer)
 
 
-def _lines(file: BinaryIO) -> Iterator[bytes]:
-    yield from iter(file.readline, b"")
-
-
-def messages(path_or_file: str | os.PathLike[str] | BinaryIO) -> Iterator[Message]:
+def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Message]:
     """The messages of an mbox, a Maildir (``cur/`` then ``new/``, each in name order) or a single message file,
     told apart by content: a directory with ``cur`` or ``new`` is a Maildir, a file starting ``From `` an mbox,
     anything else one message.  A binary file object is read from where it stands."""
@@ -125,18 +149,41 @@ def messages(path_or_file: str | os.PathLike[str] | BinaryIO) -> Iterator[Messag
         yield from _file_messages(handle, path)
 
 
-def _file_messages(file: BinaryIO, path: str | None) -> Iterator[Message]:
-    head = file.readline()
-    if is_mbox(head):
-        yield from _mbox(_chain(head, file), path)
+def _file_messages(file: IO[bytes], path: str | None, head: bytes = b"") -> Iterator[Message]:
+    lines = _lines_after(head, file)
+    first = next(lines, b"")
+    if is_mbox(first):
+        yield from _mbox(_chain(first, lines), path)
         return
-    data = head + file.read()
+    data = first + b"".join(lines)
     yield Message(0, 0, data, path, data)
 
 
-def _chain(first: bytes, file: BinaryIO) -> Iterator[bytes]:
+def messages_after(head: bytes, file: IO[bytes], name: str | None = None) -> Iterator[Message]:
+    """The messages of a file of which *head* was already read (a sniffed start), the rest still in *file*."""
+    yield from _file_messages(file, name, head)
+
+
+def _lines_after(head: bytes, file: IO[bytes]) -> Iterator[bytes]:
+    """The lines of *head* and then of *file*, line endings kept."""
+    buffered = head
+    while True:
+        end = buffered.find(b"\n")
+        if end >= 0:
+            yield buffered[: end + 1]
+            buffered = buffered[end + 1 :]
+            continue
+        more = file.readline()
+        if not more:
+            if buffered:
+                yield buffered
+            return
+        buffered += more
+
+
+def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield first
-    yield from _lines(file)
+    yield from rest
 
 
-__all__ = ["Message", "is_maildir", "is_mbox", "messages"]
+__all__ = ["MAIL_SUFFIXES", "Message", "is_maildir", "is_mbox", "looks_like_mail", "messages", "messages_after"]

@@ -217,6 +217,13 @@ def _entity(
     return entity
 
 
+def message_id(buffer: bytes) -> str | None:
+    """The Message-ID of the message *buffer* (RFC 5322 3.6.4), folding whitespace removed; None when absent."""
+    header_end, _ = _split(buffer, 0, len(buffer))
+    value = header(parse_headers(buffer[:header_end]), "message-id")
+    return "".join(value.split()) or None if value is not None else None
+
+
 def content_ids(root: Entity) -> dict[str, str]:
     """Content-ID (without its angle brackets, RFC 2392 2) -> part number, first one wins."""
     ids: dict[str, str] = {}
@@ -229,4 +236,4 @@ def content_ids(root: Entity) -> dict[str, str]:
     return ids
 
 
-__all__ = ["MAX_DEPTH", "Entity", "content_ids", "header", "parse", "parse_headers"]
+__all__ = ["MAX_DEPTH", "Entity", "content_ids", "header", "message_id", "parse", "parse_headers"]

@@ -1,0 +1,161 @@
+"""The command line on e-mail: ``extract`` reads messages, mboxes and Maildirs (by name and by content), one
+message at a time; ``rewrite`` and ``absolutize`` rewrite them, ``--in-place`` atomically."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from fixtures_loader import ROOT
+
+from linkkit import cli
+
+CORPUS = ROOT / "corpora" / "mail"
+GOLD = ROOT / "corpora" / "gold" / "mail"
+
+
+def gold(name: str, *, headers: bool) -> list[dict[str, object]]:
+    records = [json.loads(line) for line in (GOLD / f"{name}.links.jsonl").read_text("utf-8").splitlines()]
+    return [r for r in records if headers or r["source"] != "header"]
+
+
+def set_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def jsonl(capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+@pytest.mark.parametrize("headers", [False, True])
+def test_extract_jsonl_records_carry_message_part_and_source(capsys: pytest.CaptureFixture[str], headers: bool) -> None:
+    for name in ("archive.mbox", "list-headers.eml", "forwarded.eml"):
+        argv = ["extract", "--format", "jsonl", str(CORPUS / name), *(["--headers"] if headers else [])]
+        assert cli.main(argv) == 0
+        records = jsonl(capsys)
+        expected = gold(name, headers=headers)
+        assert [(r["message"], r["part"], r["source"], r["uri"]) for r in records] == [
+            (g.get("message", 0), g["part"], g["source"], g["uri"]) for g in expected
+        ]
+        assert all(r["input"] == str(CORPUS / name) and r["unit"] == "character" for r in records)
+    # the keys of every record first (linkkit.link.KEYS), then the message's
+    assert list(records[0]) == ["input", "line", "column", "span", "unit", "kind", "where", "raw", "uri", "base",
+                                "message", "message_id", "offset", "part", "content_type", "source"]
+
+
+def test_extract_gives_message_id_and_mbox_offset(capsys: pytest.CaptureFixture[str]) -> None:
+    mbox = CORPUS / "archive.mbox"
+    assert cli.main(["extract", "--format", "jsonl", str(mbox)]) == 0
+    records = jsonl(capsys)
+    data = mbox.read_bytes()
+    assert [(r["message"], r["message_id"], r["offset"]) for r in records] == [
+        (0, "<m1@example.org>", 0),
+        (1, "<m2@example.org>", data.index(b"From bob@")),
+        (1, "<m2@example.org>", data.index(b"From bob@")),
+        (2, "<m3@example.org>", data.index(b"From carol@")),
+        (2, "<m3@example.org>", data.index(b"From carol@")),
+    ]
+
+
+def test_a_message_is_recognised_by_content_on_standard_input_and_without_a_suffix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = (CORPUS / "qp-soft-breaks.eml").read_bytes()
+    plain = [g["uri"] for g in gold("qp-soft-breaks.eml", headers=False)]
+    set_stdin(monkeypatch, data)
+    assert cli.main(["extract"]) == 0
+    assert capsys.readouterr().out.splitlines() == plain
+    (tmp_path / "message").write_bytes(data)
+    assert cli.main(["extract", str(tmp_path / "message")]) == 0
+    assert capsys.readouterr().out.splitlines() == plain
+    # a name that says text wins: the raw message is scanned as text, soft breaks and all
+    (tmp_path / "message.txt").write_bytes(data)
+    assert cli.main(["extract", str(tmp_path / "message.txt")]) == 0
+    assert capsys.readouterr().out.splitlines() != plain
+
+
+def test_extract_reads_a_maildir_and_names_each_message_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    maildir = make_maildir(tmp_path)
+    assert cli.main(["extract", "--format", "jsonl", str(maildir)]) == 0
+    records = jsonl(capsys)
+    expected = [("1.a:2,S", 0, g["uri"]) for g in gold("nested-multipart.eml", headers=False)]
+    expected += [("2.b", 1, g["uri"]) for g in gold("content-base.eml", headers=False)]
+    assert [(Path(str(r["input"])).name, r["message"], r["uri"]) for r in records] == expected
+    assert len(expected) == 11
+
+
+def make_maildir(tmp_path: Path) -> Path:
+    maildir = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    shutil.copy(CORPUS / "nested-multipart.eml", maildir / "cur" / "1.a:2,S")
+    shutil.copy(CORPUS / "content-base.eml", maildir / "new" / "2.b")
+    return maildir
+
+
+def test_extract_warns_of_a_malformed_message_and_still_gives_its_links(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["extract", str(CORPUS / "malformed.eml")]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [g["uri"] for g in gold("malformed.eml", headers=False)]
+    assert "message 0: warning: message: structure: no close delimiter" in captured.err
+    assert "part 2: transfer-encoding" in captured.err
+
+
+def test_absolutize_mailbox_and_message_to_standard_output(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    for name in ("archive.mbox", "alternative-content-location.eml", "list-headers.eml"):
+        assert cli.main(["absolutize", str(CORPUS / name)]) == 0  # no --base needed for mail
+        assert capsysbinary.readouterr().out == (GOLD / name.replace(".", ".absolutized.", 1)).read_bytes()
+
+
+def test_absolutize_in_place_is_atomic_and_leaves_unchanged_files_alone(tmp_path: Path) -> None:
+    changed = tmp_path / "archive.mbox"
+    unchanged = tmp_path / "qp.eml"
+    shutil.copy(CORPUS / "archive.mbox", changed)
+    shutil.copy(CORPUS / "qp-soft-breaks.eml", unchanged)
+    changed.chmod(0o640)
+    before = unchanged.stat().st_mtime_ns
+    assert cli.main(["absolutize", "--in-place", str(changed), str(unchanged)]) == 0
+    assert changed.read_bytes() == (GOLD / "archive.absolutized.mbox").read_bytes()
+    assert changed.stat().st_mode & 0o777 == 0o640
+    assert unchanged.stat().st_mtime_ns == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["archive.mbox", "qp.eml"]  # no temporary file left
+
+
+def test_maildir_is_rewritten_in_place_one_file_per_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    maildir = make_maildir(tmp_path)
+    assert cli.main(["absolutize", str(maildir)]) == 1
+    assert "--in-place only" in capsys.readouterr().err
+    assert cli.main(["absolutize", "--in-place", str(maildir)]) == 0
+    assert (maildir / "cur" / "1.a:2,S").read_bytes() == (GOLD / "nested-multipart.absolutized.eml").read_bytes()
+    assert (maildir / "new" / "2.b").read_bytes() == (GOLD / "content-base.absolutized.eml").read_bytes()
+
+
+def test_rewrite_of_a_message_changes_only_its_parts(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    path = tmp_path / "forwarded.eml"
+    shutil.copy(CORPUS / "forwarded.eml", path)
+    assert cli.main(["rewrite", str(path)]) == 0  # no option: the identity, byte for byte
+    assert capsysbinary.readouterr().out == path.read_bytes()
+    assert cli.main(["rewrite", "--unwrap", "--in-place", str(path)]) == 0
+    # the quoted wrapped reference of part 1 is joined on one line; headers and the forwarded message are as they were
+    assert path.read_bytes() == (CORPUS / "forwarded.eml").read_bytes().replace(
+        b"<https://drafts.example.net/spec/\r\n> draft-07.html>", b"<https://drafts.example.net/spec/draft-07.html>"
+    )
+
+
+def test_rewrite_angle_on_an_mbox_escapes_from_lines_again(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    mbox = CORPUS / "archive.mbox"
+    assert cli.main(["rewrite", "--angle", str(mbox)]) == 0
+    out = capsysbinary.readouterr().out
+    assert b">From the archives: <http://archive.example.org/1999/post.html>\n" in out  # mboxrd: escaped again
+    assert b">>From the older archives: <http://archive.example.org/1990/>\n" in out
+    assert out.count(b"\nFrom ") == 2 and out.startswith(b"From alice@")
