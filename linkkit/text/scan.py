@@ -15,8 +15,10 @@ consumes what it walks over, so the scan is linear in the length of the text.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
+from functools import partial
 from typing import NamedTuple
 
 import regex
@@ -24,7 +26,7 @@ import regex
 from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class
 from ..uri.percent import percent_encode
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
-from ..uri.urn import URNError, is_urn, parse_urn
+from ..uri.urn import NamestringTails, URNError, is_urn, parse_urn
 from .reference import Delimiter, Kind, Reference
 from .rules import (
     CLOSING,
@@ -82,17 +84,20 @@ _LIST_SEPARATOR = (
     rf"[{LIST_SEPARATORS}](?!{_class(ALPHA)}{_class(SCHEME_CHARS)}{{0,{MAX_SCHEME - 1}}}://)"
 )
 _LIST_SEPARATOR_REACH = MAX_SCHEME + 4  # how far past a "," the run may look
+# A run is matched this many items at a time: one match of an unbounded repetition of an alternation costs the
+# regex engine more per item the longer the run ("http://a" + ",x:" * n took 34x the time for 10x the text).
+_RUN_ITEMS = 1024
 # Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
 # closing brackets, which the walk forward weighs one at a time, and list separators.
 _BARE_RUN = regex.compile(
     "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS) + "++|" + _LIST_SEPARATOR + "|"
-    + IRI_CHARACTERS + ")*+"
+    + IRI_CHARACTERS + f"){{0,{_RUN_ITEMS}}}+"
 )
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
 # typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
 _ANGLE_RUN = regex.compile(
     "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
-    + _BEFORE_LINE_BREAK + ")*+"
+    + _BEFORE_LINE_BREAK + f"){{0,{_RUN_ITEMS}}}+"
 )
 _PROSE_RUN_BACK = regex.compile(_class("".join(PROSE_PUNCTUATION)) + "+", regex.REVERSE)
 
@@ -208,7 +213,11 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
         looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
     end, horizon = _bare_end(text, start, limit)
     truncated = _cut(text, horizon - _BARE_REACH, limit)
-    horizon = max(horizon, looked)
+    return _delimited(text, start, end, max(horizon, looked), floor, truncated)
+
+
+def _delimited(text: str, start: int, end: int, horizon: int, floor: int, truncated: bool) -> _Extent:
+    """What delimits the bare reference from *start* to *end*: a "URL:" prefix, an opener and its closer, or none."""
     before = text[start - 2 : start]
     low = max(floor, start - 5)
     prefix = _URL_PREFIX_BACK.match(text, low, start) if ":" in before else None
@@ -300,9 +309,14 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
 
 
 def _run_end(pattern: regex.Pattern[str], text: str, pos: int, limit: int) -> int:
-    """Where a possessive run of *pattern* that starts at *pos* ends (it may be empty)."""
-    run = pattern.match(text, pos, limit)
-    return pos if run is None else int(run.end())
+    """Where a possessive run of *pattern* that starts at *pos* ends (it may be empty), read ``_RUN_ITEMS`` items
+    at a time; every item is decided by its own characters, so the pieces join into the run one match would give."""
+    while True:
+        run = pattern.match(text, pos, limit)
+        end = pos if run is None else int(run.end())
+        if end - pos < _RUN_ITEMS:  # each item takes a character at least: fewer characters, the run has ended
+            return end
+        pos = end
 
 
 def _hyphen_end(text: str, start: int, end: int) -> int | None:
@@ -394,6 +408,9 @@ _PROSE_START = {name: regex.compile(row.prose_start) for name, row in SCHEMES.it
 # The letters of the scripts that write words without spaces between them (Chinese and Japanese prose glues words to
 # "nntp:").
 _CJK_LETTER = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+# How much of what follows "scheme:" is weighed for that: less than a window, so that the beginning of a long run
+# decides, the same whether the run is judged whole or by its beginning.
+_CJK_SAMPLE = 128
 
 
 def _usable(scheme: str, rest: str, before: str) -> bool:
@@ -407,7 +424,7 @@ def _usable(scheme: str, rest: str, before: str) -> bool:
     if evidence is not None and evidence.match(rest) is None:
         return False
     if not rest.startswith("//"):
-        return bool(rest) and not _in_cjk_prose(before, rest)
+        return bool(rest) and not _in_cjk_prose(before, rest[:_CJK_SAMPLE])
     hierarchy = rest[2:].partition("?")[0].partition("#")[0]
     return bool(hierarchy.strip("/")) or (scheme == "file" and bool(hierarchy))
 
@@ -418,7 +435,7 @@ def _in_cjk_prose(before: str, rest: str) -> bool:
     return _CJK_LETTER.fullmatch(before) is not None and 2 * len(_CJK_LETTER.findall(rest)) > len(rest)
 
 
-def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -> _Candidate:
+def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, runs: _URNRuns) -> _Candidate:
     found = _scheme_start(text, colon, floor)
     if found is None:
         return None, colon + 3  # it looked at most for the "//" after the ":"
@@ -426,7 +443,13 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -
     beginning = _beginning(text, start, floor, options.max_length)
     if beginning is not None and _scheme_rejected_early(name, beginning[0], text[start - 1 : start]):
         return None, beginning[1]
+    long_urn = name == "urn" and beginning is not None
+    if long_urn and runs.last is not None and runs.last.holds(start):
+        return runs.last.judge(text, start, floor)
     extent = _extent(text, start, floor, options.max_length)
+    if long_urn and _URNRun.fits(text, extent):
+        runs.last = _URNRun(text, extent)
+        return runs.last.judge(text, start, floor)
     raw = text[extent.start : extent.end]
     uri = _cleaned(raw)
     if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):
@@ -439,6 +462,70 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions) -
             return None, extent.horizon
         kind = "urn"
     return _reference(text, extent, uri, kind, _alternatives(raw, uri)), extent.horizon
+
+
+class _URNRun:
+    """A long "urn:" candidate's run, kept while the "urn:" triggers inside it are judged (linear time).
+
+    Those triggers ("urn:a:b/urn:c:d/...[") start candidates that end where this one ends, unless a closing
+    bracket it matched is left unmatched from their start: each is judged by the window it begins with and by
+    one pass over the run (:class:`NamestringTails`), never by walking the rest of the run again.
+    """
+
+    def __init__(self, text: str, extent: _Extent) -> None:
+        self.start, self.end, self.horizon = extent.start, extent.end, extent.horizon
+        self.tails = NamestringTails(text, extent.start, extent.end)
+        # Per kind of bracket: its openers and closers in the run (the walk matched every closer it crossed), and
+        # the least nesting depth before a closer, from each closer on.
+        self.brackets: list[tuple[list[int], list[int], list[int]]] = []
+        for closer, opener in CLOSING.items():
+            opens = _positions(text, opener, self.start, self.end)
+            closes = _positions(text, closer, self.start, self.end)
+            lowest = [bisect_left(opens, at) - index for index, at in enumerate(closes)]
+            for index in range(len(lowest) - 2, -1, -1):
+                lowest[index] = min(lowest[index], lowest[index + 1])
+            self.brackets.append((opens, closes, lowest))
+
+    @staticmethod
+    def fits(text: str, extent: _Extent) -> bool:
+        """Whether a candidate's run can serve the triggers inside it: not cut at ``max_length``, and without
+        whitespace (no hyphen-wrapped line), so that its ``.uri`` is the text itself and its line is theirs."""
+        return not extent.truncated and _WHITESPACE.search(text, extent.start, extent.end) is None
+
+    def holds(self, start: int) -> bool:
+        """Whether the walk from *start* ends where this run's did: each closer it meets still closes a bracket
+        opened after *start* (RFC 3986 appendix C: balanced brackets stay inside a reference)."""
+        if not self.start < start < self.end:
+            return False
+        for opens, closes, lowest in self.brackets:
+            first = bisect_left(closes, start)
+            if first < len(closes) and lowest[first] <= bisect_left(opens, start) - first:
+                return False
+        return True
+
+    def judge(self, text: str, start: int, floor: int) -> _Candidate:
+        """The candidate from *start*, whose window began with a valid "urn" ":" NID ":" (RFC 8141 2)."""
+        extent = _delimited(text, start, self.end, self.horizon, floor, truncated=False)
+        nss = text.index(":", start + 4) + 1  # the window's parse found the NID and the ":" after it
+        if not self.tails.valid(nss):
+            return None, extent.horizon
+        return _reference(text, extent, text[start : self.end], "urn", ()), extent.horizon
+
+
+def _positions(text: str, char: str, start: int, end: int) -> list[int]:
+    """The positions of *char* in ``text[start:end]``."""
+    found, at = [], text.find(char, start, end)
+    while at >= 0:
+        found.append(at)
+        at = text.find(char, at + 1, end)
+    return found
+
+
+@dataclass(slots=True)
+class _URNRuns:
+    """The last long "urn:" run of one scan; nothing is kept from one scan to the next."""
+
+    last: _URNRun | None = None
 
 
 def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
@@ -487,6 +574,8 @@ def _scheme_rejected_early(name: str, beginning: str, before: str) -> bool:
     rest = beginning[len(name) + 1 :]
     if rest.startswith("//") and (rest.find("?", 2) >= 0 or rest.find("#", 2) >= 0):
         return not _usable(name, rest, before)
+    if not rest.startswith("//") and _in_cjk_prose(before, rest[:_CJK_SAMPLE]):
+        return True
     if name != "urn":
         return False
     encoded = beginning if beginning.isascii() else percent_encode(beginning, URI_CHARS)  # RFC 3987 3.1
@@ -541,7 +630,7 @@ def _scan(
     size = len(text)
     stop = size if final else size - _MARGIN
     kinds: list[tuple[Callable[[str, int], regex.Match[str] | None], _Judge]] = [
-        (_SCHEME_TRIGGER.search, _scheme_candidate)
+        (_SCHEME_TRIGGER.search, partial(_scheme_candidate, runs=_URNRuns()))
     ]
     if options.abbreviated:
         kinds.append((_ABBREVIATED_TRIGGER.search, _abbreviated_candidate))

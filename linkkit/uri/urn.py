@@ -14,6 +14,7 @@ it had a plain ``?`` query of ``keywd=value`` directives (2.3) instead of ``?+``
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Literal
 
@@ -213,6 +214,55 @@ def _parse_components(text: str, nid: str, nss: str, pos: int, draft_query: bool
             rule = 'pchar / "/" / "?" (RFC 8141 2)'
         raise _fail_in_run(text, pos, rule)
     return URN(nid, nss, r_component, q_component, f_component, query, text[:3])
+
+
+# What breaks the rest of a namestring in any component (RFC 8141 2): "[" and "]", the gen-delims that no
+# component takes, and a "%" that starts no pct-encoded triplet (RFC 3986 2.1). Every other character is pchar,
+# "/", "?" or "#", or no ASCII URI character at all, which an IRI's reader percent-encodes into pchar (RFC 3987 3.1).
+_NEVER = re.compile(r"[\[\]]|%(?![0-9A-Fa-f]{2})")
+# "?+" opens the r-component and "?=" the q-component; any other "?" is data of a component (RFC 8141 2).
+_COMPONENT_OPENER = re.compile(r"\?[+=]")
+_HASH = re.compile("#")
+_QUESTION = re.compile(r"\?")
+_NOT_A_PCHAR = "/?#"  # what NSS, r-component and q-component may not start with: each begins with a pchar
+
+
+class NamestringTails:
+    """Every suffix of ``text[start:end]`` judged as what follows ``"urn" ":" NID ":"`` in a URN (RFC 8141 2),
+    ``NSS [ "?+" r-component ] [ "?=" q-component ] [ "#" f-component ]``, in one linear pass for them all.
+
+    A scanner meets one "urn:" inside another's run ("urn:a:b/urn:c:d/..."): parsing each from its start would
+    read the rest of the run once per "urn:". ``valid(x)`` answers for the suffix from *x* in O(log n), as
+    :func:`is_urn` answers for ``"urn:X:" + text[x:end]`` with its IRI characters percent-encoded.
+    """
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self._text, self._end = text, end
+        self._never = [match.start() for match in _NEVER.finditer(text, start, end)]
+        self._hashes = [match.start() for match in _HASH.finditer(text, start, end)]
+        self._openers = [match.start() for match in _COMPONENT_OPENER.finditer(text, start, end)]
+        openers = set(self._openers)
+        questions = (match.start() for match in _QUESTION.finditer(text, start, end))
+        self._plain_questions = [at for at in questions if at not in openers]
+
+    def valid(self, at: int) -> bool:
+        """Whether ``text[at:end]`` is an NSS and the components after it (RFC 8141 2)."""
+        text, end = self._text, self._end
+        if at >= end or text[at] in _NOT_A_PCHAR or (self._never and self._never[-1] >= at):
+            return False
+        first_hash = bisect_left(self._hashes, at)
+        if len(self._hashes) - first_hash > 1:
+            return False  # f-component = fragment, which holds no "#" (RFC 3986 3.5)
+        fragment = self._hashes[first_hash] if first_hash < len(self._hashes) else end
+        low, high = bisect_left(self._openers, at), bisect_left(self._openers, fragment)
+        openers = self._openers[low:high]
+        if "".join(text[opener + 1] for opener in openers[:3]) not in ("", "+", "=", "+="):
+            return False  # rq-components = [ "?+" r-component ] [ "?=" q-component ], each at most once
+        nss_end = openers[0] if openers else fragment
+        question = bisect_left(self._plain_questions, at)
+        if question < len(self._plain_questions) and self._plain_questions[question] < nss_end:
+            return False  # NSS = pchar *(pchar / "/"): a "?" in it must open a component
+        return all(opener + 2 < end and text[opener + 2] not in _NOT_A_PCHAR for opener in openers)
 
 
 def is_urn(text: str, *, grammar: Grammar = "rfc8141") -> bool:

@@ -366,6 +366,9 @@ _ADVERSARIAL = textwrap.dedent(
         "urn:a:" * (K // 6), "urn:x:" * (K // 6), "(urn:a:" * (K // 7), "<urn:a:" * (K // 7), "http://?" * (K // 8),
         "http://#" * (K // 8), "ab://?" * (K // 6), "file://?" * (K // 8), "urn:ab:c%" * (K // 9),
         "www.a!" * (K // 6), "www.a-" * (K // 6), "mailto:?" * (K // 8), "a@b." * (K // 4),
+        # a long valid run of URNs that a character at its end makes invalid (RFC 8141 2), brackets included
+        "urn:ab:c/" * (K // 9) + "[", "urn:ab:(c)/" * (K // 11) + "[", "urn:ab:c/" * (K // 9) + "?x",
+        "urn:ab:c?+d/" * (K // 12) + "?+", "的news:形式" * (K // 8), "http://a" + "a," * (M // 2),
     ):
         list(linkkit.finditer(text, emails=True))
     print("done")

@@ -3,10 +3,12 @@ rewrite is byte-identical, and a stream read in chunks of any size finds what th
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import linkkit
+from linkkit.text import scan
 from linkkit.text.scan import _URN_LOOKAHEAD
 from linkkit.text.stream import finditer_stream
 from linkkit.uri.urn import URNError, parse_urn
@@ -86,3 +88,21 @@ def test_a_urn_error_before_the_lookahead_stays_whatever_follows(beginning: str,
                 assert longer.position == error.position
             else:
                 raise AssertionError(f"{beginning + rest!r} parses, {beginning!r} failed at {error.position}")
+
+
+# Long runs where one "urn:" follows another: the scanner judges the inner ones by the first one's run
+# (scan._URNRun); forcing every candidate through the whole walk and is_urn must find exactly the same.
+_URN_BODY = ["c/", "/urn:ab:c", "/urn:cd:", "x", "1", ".", "(c)", "(", "%41", "é", ","]
+_URN_SPOILERS = ["?+", "?=", "#", "urn:ab:", "?", "[", "]", ")", "%4", "-", "<", ">", " ", "-\n", "的", ").", "/"]
+_URN_PIECES = st.tuples(st.integers(0, 99), st.sampled_from(_URN_BODY), st.sampled_from(_URN_SPOILERS)).map(
+    lambda piece: piece[1] if piece[0] < 96 else piece[2]  # mostly a valid NSS, now and then what spoils one
+)
+
+
+@given(st.lists(_URN_PIECES, min_size=100, max_size=300).map(lambda pieces: "urn:ab:" + "".join(pieces)))
+def test_the_urn_run_memo_never_changes_what_is_found(text: str) -> None:
+    found = [(r.span(), r.uri, r.kind) for r in linkkit.finditer(text)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scan._URNRun, "fits", staticmethod(lambda text, extent: False))
+        slow = [(r.span(), r.uri, r.kind) for r in linkkit.finditer(text)]
+    assert found == slow

@@ -11,10 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import linkkit
-from linkkit.uri.charset import PCHAR
+from linkkit.uri.charset import PCHAR, URI_CHARS
 from linkkit.errors import URIError
 from linkkit.uri import urn as urn_module
-from linkkit.uri.urn import URN, URNError, equivalent, is_urn, normalize_urn, parse_urn
+from linkkit.uri.percent import percent_encode
+from linkkit.uri.urn import URN, NamestringTails, URNError, equivalent, is_urn, normalize_urn, parse_urn
 
 URN_DATA = load_json("urn/urn.json")
 PAIRS = URN_DATA["equivalence"]
@@ -283,3 +284,12 @@ def test_the_linear_urn_regexes_match_what_the_abnf_matches(rule: str, text: str
         ours = _COMPILED[rule].match(text, start)
         abnf = re.compile(_TRANSCRIBED[rule]).match(text, start)
         assert (ours and ours.end()) == (abnf and abnf.end())
+
+
+# A scanner judges every "urn:" inside a long run by one pass over it (NamestringTails); each suffix must get the
+# answer is_urn gives, with IRI characters percent-encoded as the scanner does (RFC 3987 3.1).
+@given(st.text(alphabet="ab1/?#+=%4F[]:é@ .", max_size=30))
+def test_every_suffix_is_judged_as_is_urn_judges_it(text: str) -> None:
+    tails = NamestringTails(text, 0, len(text))
+    for at in range(len(text) + 1):
+        assert tails.valid(at) == is_urn("urn:ab:" + percent_encode(text[at:], URI_CHARS)), (text, at)
