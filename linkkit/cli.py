@@ -49,7 +49,7 @@ from .link import record
 from .mail.mailbox import MAIL_SUFFIXES, Message, is_maildir, messages_after
 from .text.reference import Reference
 from .text.scan import ScanOptions
-from .text.stream import finditer_stream
+from .text.stream import finditer_stream, stream_reach
 from .uri.normalization import normalize
 from .uri.percent import percent_encode
 from .uri.resolution import Base
@@ -71,9 +71,8 @@ def _scanner_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _stream_reach(options: dict[str, Any]) -> int:
-    """How far before the end of the text read a reference from :func:`finditer_stream` may still start: generous,
-    twice the stream's bound of about ``chunk_size + max_length`` characters, and then doubled again."""
-    return 4 * (CHUNK_SIZE + ScanOptions(**options).max_length)
+    """How far before the end of the text read a reference from :func:`finditer_stream` may still start."""
+    return stream_reach(CHUNK_SIZE, ScanOptions(**options).max_length)
 
 
 def _add_input_options(parser: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from typing import Protocol, runtime_checkable
 
 from .reference import Reference
-from .scan import _DEFAULT, _LOOKBEHIND, ScanOptions, _scan
+from .scan import _BARE_REACH, _DEFAULT, _LOOKBEHIND, ScanOptions, _scan
 
 # --- streams ---------------------------------------------------------------------------------------------------
 
@@ -32,6 +32,14 @@ def finditer_stream(
         raise ValueError(f"chunk_size must be at least 1, not {chunk_size!r}")
     scan_options = ScanOptions(abbreviated=abbreviated, emails=emails, max_length=max_length)
     return _stream(_chunks(source, chunk_size), chunk_size, scan_options)
+
+
+def stream_reach(chunk_size: int, max_length: int) -> int:
+    """How far before the end of the text read so far the next reference :func:`finditer_stream` yields may start,
+    with room to spare: a caller that copies the text through (a streamed rewrite) may write out what lies
+    further back. A decision waits for at most twice its reach (a chunk, the reference, what its end rules look at
+    past it: a "," before "scheme://", a hyphen-wrapped next line) and walks back a bounded way."""
+    return 4 * (chunk_size + max_length + _BARE_REACH + _LOOKBEHIND)
 
 
 def _chunks(source: Iterable[str] | _Readable, chunk_size: int) -> Iterator[str]:
