@@ -157,7 +157,12 @@ _LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\
 # The labels are possessive: a label given back leaves a "." next, which neither ends a host nor the text, so
 # backtracking could only fail again -- in quadratic time on "www.a-www.a-...".
 _ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++(?:[:/?#]|\Z)", regex.IGNORECASE)
-_EMAIL_DOMAIN = regex.compile(rf"{_LABEL}(?:\.{_LABEL})+")
+# The same host read in pieces, for a whole candidate of any length: one match of an unbounded repetition of labels
+# holds memory per label ("www" + ".a" * 4_000_000 raised MemoryError), so they are matched _RUN_ITEMS at a time.
+_ABBREVIATED_FIRST = regex.compile(rf"(?:www|ftp)\.{_LABEL}", regex.IGNORECASE)
+_FIRST_LABEL = regex.compile(_LABEL)
+_MORE_LABELS = regex.compile(rf"(?:\.{_LABEL}){{1,{_RUN_ITEMS}}}+")
+_HOST_END = regex.compile(r"[:/?#]|\Z")
 _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 
 # --- triggers --------------------------------------------------------------------------------------------------
@@ -537,13 +542,24 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions)
     extent = _extent(text, at, floor, options.max_length)
     raw = text[extent.start : extent.end]
     written = _cleaned(raw)
-    if _ABBREVIATED.match(written) is None:
+    host = _labels_after(written, _ABBREVIATED_FIRST.match(written))
+    if host is None or _HOST_END.match(written, host) is None:
         return None, extent.horizon
     # RFC 3986 draft appendix F: "most hostnames beginning with "www" are likely to have a URI prefix of
     # "http://"", and "ftp." hosts serve FTP (RFC 1738 3.2).
     prefix = "http://" if written[:1] in "wW" else "ftp://"
     uri = prefix + written
     return _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix)), extent.horizon
+
+
+def _labels_after(text: str, first: regex.Match[str] | None) -> int | None:
+    """Where the labels that follow the label *first* ends (RFC 1034 3.5) end, or None when no ".label" follows."""
+    if first is None:
+        return None
+    end = int(first.end())
+    while (more := _MORE_LABELS.match(text, end)) is not None:
+        end = int(more.end())
+    return end if end > first.end() else None
 
 
 def _beginning(text: str, start: int, floor: int, max_length: int) -> tuple[str, int] | None:
@@ -589,9 +605,9 @@ def _scheme_rejected_early(name: str, beginning: str, before: str) -> bool:
 def _email_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _Candidate:
     low = max(floor, at - MAX_LOCAL_PART)
     local = _LOCAL_PART_BACK.match(text, low, at)
-    domain = _EMAIL_DOMAIN.match(text, at + 1)
+    domain = _labels_after(text, _FIRST_LABEL.match(text, at + 1))  # a domain of two labels or more
     # A domain that fails may have been read up to a label's 63 characters and the dot after it.
-    horizon = at + _MAX_LABEL + 3 if domain is None else domain.end() + 2
+    horizon = at + _MAX_LABEL + 3 if domain is None else domain + 2
     if local is None or domain is None:
         return None, horizon
     start = local.start()
@@ -599,7 +615,7 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions) -> _C
         return None, horizon  # a local-part longer than RFC 5321 allows
     while start < at and text[start] == ".":
         start += 1  # RFC 5322 3.2.3: a dot-atom neither begins nor ends with "."
-    end = domain.end()
+    end = domain
     if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
         return None, horizon
     if ".." in text[start:at]:

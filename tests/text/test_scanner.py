@@ -371,6 +371,9 @@ _ADVERSARIAL = textwrap.dedent(
         "urn:ab:c?+d/" * (K // 12) + "?+", "的news:形式" * (K // 8), "http://a" + "a," * (M // 2),
     ):
         list(linkkit.finditer(text, emails=True))
+    # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
+    for text in ("www" + ".a" * (4 * M), "a@" + "b." * (4 * M) + "c"):
+        list(linkkit.finditer(text, emails=True, max_length=1 << 30))
     print("done")
     """
 )
