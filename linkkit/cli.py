@@ -11,80 +11,93 @@ error, 141 (128 + SIGPIPE) the reader of the output went away.
 from __future__ import annotations
 
 import argparse
-import codecs
 import contextlib
-import json
 import os
-import re
 import signal
 import sys
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from pathlib import Path
-from typing import IO, Any, TextIO, TypeAlias
+from typing import IO, TextIO, TypeAlias
 
-from . import __version__, html, mail
+from . import __version__, mail
+from .batch import ExtractOptions, Outcome, default_jobs, extract_all, run_dask, run_local
+from .batch.formats import ALIASES, FORMATS, header, plain_line
+from .batch.progress import Progress
+from .batch.rewrite import (
+    TreeOptions, absolutized, mail_absolutizer, mail_rewriter, replacement, rewrite_files, rewrite_messages,
+    rewrite_stream, rewrite_text,
+)
+from .batch.extract import stream_reach
 from .errors import InputError, ResolutionError
 from .io import (
-    CHUNK_SIZE,
     ERRORS,
-    HTML_SUFFIXES,
     SNIFF_SIZE,
     STDIN,
-    UNDECODED,
-    ByteLines,
     Input,
-    Lines,
     Output,
     OutputError,
-    Undecodable,
-    decoded_chunks,
-    encoded,
-    looks_like_html,
     replacing,
     standard_output,
-    text_encoding,
 )
-from .link import record
-from .mail.mailbox import MAIL_SUFFIXES, Message, is_maildir, messages_after
-from .text.reference import Reference
-from .text.scan import ScanOptions
-from .text.stream import finditer_stream, stream_reach
-from .uri.normalization import normalize
-from .uri.percent import percent_encode
+from .mail.mailbox import is_maildir, messages_after
+from .sources import Counts, Document, WalkOptions, documents, names_from
+from .sources.files import open_list, walk
+from .sources.inputs import is_mail
 from .uri.resolution import Base
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
 EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # what a shell reports for a tool stopped by a closed pipe (`| head -1`)
-# Never URI characters (RFC 3986 2; RFC 3987 2.2 leaves C1 controls and the line and paragraph separators out of
-# ucschar): percent-encoded in plain output, so that one reference is always one line.
-_LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+# Kept under their first names: the streamed rewrite and the plain line are the batch's now.
+_replacement, _rewrite_stream, _stream_reach, _plain_line = replacement, rewrite_stream, stream_reach, plain_line
 
 
 def _error(message: str, stderr: IO[str]) -> None:
     print(f"linkkit: error: {message}", file=stderr)
 
 
-def _scanner_options(args: argparse.Namespace) -> dict[str, Any]:
-    return {"abbreviated": args.abbreviated, "emails": args.emails}
+# -- options every subcommand shares ---------------------------------------------------------------------------------
 
 
-def _stream_reach(options: dict[str, Any]) -> int:
-    """How far before the end of the text read a reference from :func:`finditer_stream` may still start."""
-    return stream_reach(CHUNK_SIZE, ScanOptions(**options).max_length)
-
-
-def _add_input_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="*", metavar="FILE", help="input files (standard input when none, or -)")
+def _add_input_options(parser: argparse.ArgumentParser, help: str) -> None:
+    parser.add_argument("files", nargs="*", metavar="FILE", help=help)
     parser.add_argument(
         "--encoding", help="input encoding when there is no BOM (default utf-8; bad bytes are kept; "
         "for HTML it overrides <meta charset>)",
     )
+    batch = parser.add_argument_group("batch")
+    batch.add_argument("-r", "--recursive", action="store_true", help="read the files under each folder named")
+    batch.add_argument("--include", action="append", default=[], metavar="GLOB",
+                       help="only files whose name or path under the folder matches GLOB (repeatable)")
+    batch.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                       help="skip files and folders whose name or path under the folder matches GLOB (repeatable)")
+    batch.add_argument("-L", "--follow", action="store_true",
+                       help="follow symbolic links met under a folder (never followed otherwise)")
+    batch.add_argument("--files-from", metavar="FILE", help="also read the names of inputs from FILE (- for stdin), "
+                       "one a line")
+    batch.add_argument("-0", "--null", action="store_true", help="names in --files-from end with NUL, not newline")
+    batch.add_argument("-j", "--jobs", type=_positive, default=None, metavar="N",
+                       help="worker processes (default: every core)")
+    batch.add_argument("--engine", choices=("local", "dask"), default="local",
+                       help="local processes, or a Dask cluster (pip install 'linkkit[dask]')")
+    batch.add_argument("--scheduler", metavar="ADDRESS",
+                       help="the Dask scheduler (tcp://HOST:8786); default: a local cluster on 127.0.0.1")
+    batch.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on standard error")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {value}")
+    return value
 
 
 def _add_scanner_options(parser: argparse.ArgumentParser) -> None:
-    _add_input_options(parser)
     parser.add_argument(
         "--no-abbreviated", dest="abbreviated", action="store_false",
         help="do not complete www. and ftp. hosts (RFC 3986 draft appendix F)",
@@ -94,7 +107,9 @@ def _add_scanner_options(parser: argparse.ArgumentParser) -> None:
 
 def _add_target_options(parser: argparse.ArgumentParser, what: str) -> None:
     target = parser.add_mutually_exclusive_group()
-    target.add_argument("-o", "--output", metavar="FILE", help="write the result to FILE instead of standard output")
+    target.add_argument("-o", "--output", metavar="FILE",
+                        help="write the result to FILE instead of standard output (with -r: the folder OUT_DIR that "
+                        "mirrors the tree)")
     target.add_argument("--in-place", action="store_true", help=f"rewrite each input {what} atomically")
     parser.add_argument(
         "--force", action="store_true",
@@ -103,198 +118,168 @@ def _add_target_options(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
-def _inputs(args: argparse.Namespace) -> list[Input]:
-    return [Input(name, args.encoding) for name in (args.files or [STDIN])]
+def _names(args: argparse.Namespace) -> Iterator[str]:
+    """The inputs named: the arguments, then the list of --files-from; standard input when none is named."""
+    yield from args.files
+    if args.files_from is not None:
+        stream = open_list(args.files_from)
+        try:
+            yield from names_from(stream, null=args.null)
+        finally:
+            if args.files_from != STDIN:
+                stream.close()
+    elif not args.files:
+        yield STDIN
+
+
+def _walking(args: argparse.Namespace) -> WalkOptions:
+    return WalkOptions(recursive=args.recursive, include=tuple(args.include), exclude=tuple(args.exclude),
+                       follow=args.follow)
+
+
+def _mapped(args: argparse.Namespace, function: Callable[[list[Document]], list[Outcome]],
+            inputs: Iterable[Document]) -> Iterator[Outcome]:
+    """*function* mapped over *inputs* by the driver the options name, results in input order."""
+    jobs = args.jobs or default_jobs()
+    if args.engine == "dask":
+        return run_dask(function, inputs, scheduler=args.scheduler, jobs=jobs)
+    return run_local(function, inputs, jobs=jobs)
+
+
+def _progress(args: argparse.Namespace, stderr: IO[str]) -> Progress:
+    return Progress(stderr, show=not args.quiet and _is_terminal(stderr))
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _summarize(args: argparse.Namespace, progress: Progress, counts: Counts, stderr: IO[str]) -> None:
+    """The summary line: for a batch (-r, --files-from) or on a terminal, unless --quiet."""
+    progress.close()
+    if not args.quiet and (args.recursive or args.files_from is not None or _is_terminal(stderr)):
+        print(progress.summary(files=counts.files, binary=counts.binary), file=stderr)
+
+
+def _check_batch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    if args.scheduler is not None and args.engine != "dask":
+        parser.error("--scheduler is for --engine dask")
+    if args.null and args.files_from is None:
+        parser.error("-0/--null is for --files-from")
+    if args.engine == "dask":
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            parser.error("--engine dask needs Dask: pip install 'linkkit[dask]'")
 
 
 # -- extract -----------------------------------------------------------------------------------------------------
 
 
-
-def _text_records(chunks: Iterable[str], label: str, options: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """One JSON-ready record per reference of a text read in chunks, with its 1-based line and column."""
-    lines = Lines(keep=_stream_reach(options))
-    fed = (lines.feed(chunk) for chunk in chunks)
-    for ref in finditer_stream(fed, chunk_size=CHUNK_SIZE, **options):
-        line, column = lines.locate(ref.start())
-        yield record(ref, input=label, line=line, column=column)
+def _extract_options(args: argparse.Namespace) -> ExtractOptions:
+    return ExtractOptions(
+        format=ALIASES.get(args.format, args.format), base=args.base, encoding=args.encoding,
+        abbreviated=args.abbreviated, emails=args.emails, headers=args.headers, unique=args.unique,
+    )
 
 
-def _extract_from(source: Input, args: argparse.Namespace, stderr: IO[str]) -> Iterator[dict[str, Any]]:
-    """The records of one input: the links of a message or a mailbox, of an HTML document, or the references of a
-    text read in chunks."""
-    if _is_maildir(source):
-        yield from _mail_records(source, mail.messages(source.name), args, stderr)
-        return
-    with source.open_binary() as binary:
-        head = source.read(binary, SNIFF_SIZE)
-        if _is_mail(source, head):
-            yield from _mail_records(source, messages_after(head, binary, source.label), args, stderr)
-            return
-        if looks_like_html(source, head):
-            yield from _html_records(source, head + source.read(binary), args)
-            return
-        encoding = text_encoding(source, head)
-        undecodable = Undecodable()
-        chunks = decoded_chunks(source, encoding, head, binary, undecodable)
-        yield from _text_records(chunks, source.label, _scanner_options(args))
-    undecodable.warn(source, encoding, stderr)
-
-
-def _json_line(record: dict[str, Any]) -> str:
-    """*record* as one line of JSON; an undecodable byte stays a ``\\udcXX`` escape, so the line is valid UTF-8."""
-    line = json.dumps(record, ensure_ascii=False)
-    return UNDECODED.sub(lambda bad: "".join(f"\\u{ord(c):04x}" for c in bad.group()), line)
-
-
-def _plain_line(uri: str) -> str:
-    """*uri* on one line: the control characters and line separators it may hold (an ``href`` with a newline)
-    are never URI characters, so they are percent-encoded (``%0A``), which is how a URI carries them."""
-    return _LINE_BREAKING.sub(lambda character: percent_encode(character.group()), uri)
+def _write_outcomes(outcomes: Iterable[Outcome], out: Output | None, progress: Progress, unique: bool) -> bool:
+    """Write each outcome's lines (each URI once with *unique*) and messages, in order; True when some failed."""
+    seen: set[str] = set()
+    failed = False
+    for outcome in outcomes:
+        if outcome.uris is not None and unique:
+            lines = []
+            for line, uri in zip(outcome.lines, outcome.uris, strict=True):
+                if uri is not None:
+                    if uri in seen:
+                        continue
+                    seen.add(uri)
+                lines.append(line)
+        else:
+            lines = outcome.lines
+        if lines and out is not None:
+            out.write(b"".join(lines))
+        for message in outcome.messages:
+            progress.write(message)
+        failed |= outcome.failed
+        progress.add(size=outcome.size, links=outcome.links, failed=outcome.failed)
+    return failed
 
 
 def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
-    out = standard_output(stdout)
-    seen: set[str] = set()
-    failed = False
-    for source in _inputs(args):
+    options = _extract_options(args)
+    counts = Counts()
+    progress = _progress(args, stderr)
+    inputs = documents(_names(args), _walking(args), counts, encoding=args.encoding)
+    outcomes = _mapped(args, partial(extract_all, options=options), inputs)
+    first = header(options.format)
+    with contextlib.ExitStack() as stack:
+        if args.output is not None:
+            target = stack.enter_context(replacing(Path(args.output), False))
+            out = target.output
+        else:
+            out = standard_output(stdout)
+        if first is not None:
+            out.write((first + "\n").encode("utf-8", ERRORS))
         try:
-            for record in _extract_from(source, args, stderr):
-                if args.unique:
-                    if record["uri"] in seen:
-                        continue
-                    seen.add(record["uri"])
-                line = _json_line(record) if args.format == "jsonl" else _plain_line(record["uri"])
-                out.write((line + "\n").encode("utf-8", ERRORS))
-        except InputError as error:
-            _error(str(error), stderr)
-            failed = True
-    out.flush()
+            failed = _write_outcomes(outcomes, out, progress, options.unique)
+        finally:
+            progress.close()
+        out.flush()
+    _summarize(args, progress, counts, stderr)
     return EXIT_SOME_FAILED if failed else EXIT_OK
 
 
 def add_extract(commands: Subcommands) -> None:
-    parser = commands.add_parser("extract", help="print the URI references found in text, HTML or e-mail")
+    parser = commands.add_parser(
+        "extract", help="print the URI references found in text, HTML, e-mail and web archives"
+    )
+    _add_input_options(parser, "inputs: files, folders (-r), compressed files, mailboxes, WARC files (standard "
+                       "input when none, or -)")
     _add_scanner_options(parser)
-    parser.add_argument("--format", choices=("text", "jsonl"), default="text", help="one URI per line, or JSON lines")
+    parser.add_argument("--format", choices=(*FORMATS, *ALIASES), default="plain",
+                        help="one URI per line (plain; 'text' is its old name), JSON lines, TSV or CSV")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of standard output")
     parser.add_argument("--unique", action="store_true", help="print each URI once, at its first occurrence")
     parser.add_argument(
-        "--base", metavar="URL", help="retrieval URL of HTML inputs and messages: their links are resolved against it"
+        "--base", "--base-url", dest="base", metavar="URL",
+        help="retrieval URL of HTML inputs and messages: their links are resolved against it (a WARC record's is "
+        "its target URI)",
     )
     parser.add_argument(
         "--headers", action="store_true",
         help="also the URLs of messages' List-* and Archived-At header fields (RFC 2369, RFC 5064)",
     )
-    parser.set_defaults(run=run_extract, check=_check_base, parser=parser)
+    parser.set_defaults(run=run_extract, check=_check_extract, parser=parser)
+
+
+def _check_extract(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    _check_base(args, parser)
+    _check_batch(args, parser)
 
 
 # -- rewrite -----------------------------------------------------------------------------------------------------
 
 
-def _replacement(args: argparse.Namespace) -> Callable[[Reference], str]:
-    """The text that replaces one reference's span, given the rewrite options."""
-
-    def replace(ref: Reference) -> str:
-        text = ref.group()
-        if args.normalize:
-            text = normalize(ref.uri)
-        elif args.unwrap:
-            text = ref.unwrapped  # wrapping whitespace and quoted-mail "> " markers dropped, as written otherwise
-        if args.angle and not _in_angle_brackets(ref):
-            text = f"<{text}>"
-        return text
-
-    return replace
+def _inputs(args: argparse.Namespace) -> list[Input]:
+    return [Input(name, args.encoding) for name in _names(args)]
 
 
-def _in_angle_brackets(ref: Reference) -> bool:
-    """Whether the reference is delimited by ``<...>`` already (``<URL:...>`` too)."""
-    outer_start = ref.outer_span()[0]
-    return ref.string.startswith("<", outer_start - ref.offset)
+def _report(messages: list[str], stderr: IO[str]) -> None:
+    for message in messages:
+        print(message, file=stderr)
 
 
-class _Held:
-    """The text read and not yet written, from absolute offset *start* on, as a queue of chunks."""
-
-    def __init__(self) -> None:
-        self.chunks: deque[str] = deque()
-        self.start = 0
-        self.end = 0
-        self.skip = 0  # characters of chunks[0] before *start*
-
-    def append(self, chunk: str) -> None:
-        self.chunks.append(chunk)
-        self.end += len(chunk)
-
-    def cut(self, offset: int) -> str:
-        """Remove and return the text from *start* to *offset*, which is not before *start*."""
-        if offset < self.start:
-            raise ValueError(f"offset {offset} is before {self.start}, which was already written")
-        pieces = []
-        while self.start < offset:
-            first = self.chunks[0]
-            stop = min(len(first), self.skip + offset - self.start)
-            pieces.append(first[self.skip:stop])
-            self.start += stop - self.skip
-            self.skip = stop
-            if stop == len(first):
-                self.chunks.popleft()
-                self.skip = 0
-        return "".join(pieces)
-
-
-def _rewrite_stream(
-    chunks: Iterable[str], replace: Callable[[Reference], str], options: dict[str, Any], write: Callable[[str], None]
-) -> bool:
-    """Write the text of *chunks* with each reference's span replaced (``linkkit.sub`` on the whole text), holding
-    only about :func:`_stream_reach` characters; True when some reference was replaced by a different text."""
-    held = _Held()
-    reach = _stream_reach(options)
-
-    def fed() -> Iterator[str]:
-        for chunk in chunks:
-            held.append(chunk)
-            if held.end - reach > held.start:  # no reference starts that far back: that text is final
-                write(held.cut(held.end - reach))
-            yield chunk
-
-    changed = False
-    for ref in finditer_stream(fed(), chunk_size=CHUNK_SIZE, **options):
-        start, end = ref.span()
-        write(held.cut(start))
-        new = replace(ref)
-        changed |= new != held.cut(end)
-        write(new)
-    write(held.cut(held.end))
-    return changed
-
-
-def _rewrite_from(
-    source: Input, binary: IO[bytes], args: argparse.Namespace, out: Output, stderr: IO[str]
-) -> bool:
-    """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order; True when its
-    text changed."""
-    head = source.read(binary, SNIFF_SIZE)
-    if not args.as_text and _is_mail(source, head):
-        return _rewrite_messages(source, messages_after(head, binary, source.label), _mail_rewriter(args), out)
-    if looks_like_html(source, head) and not args.as_text:
-        # Rewriting attribute values as prose would damage markup ("<" inside href="...").
-        raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
-    encoding = text_encoding(source, head)
-    encoder = codecs.getincrementalencoder(encoding.codec)()
-    undecodable = Undecodable()
-    chunks = decoded_chunks(source, encoding, head, binary, undecodable)
-    out.write(encoding.bom)
+def _rewrite_from(source: Input, binary: IO[bytes], args: argparse.Namespace, out: Output, stderr: IO[str]) -> bool:
+    messages: list[str] = []
     try:
-        changed = _rewrite_stream(
-            chunks, _replacement(args), _scanner_options(args), lambda text: out.write(encoded(text, encoder))
-        )
-        out.write(encoder.encode("", final=True))
-    except UnicodeEncodeError as error:  # a replacement the input's encoding cannot hold
-        unencodable = error.object[error.start : error.end]
-        raise InputError(source.label, f"cannot encode {unencodable!r} as {encoding.codec}") from None
-    undecodable.warn(source, encoding, stderr)
-    return changed
+        return rewrite_text(source, binary, args, out, messages)
+    finally:
+        _report(messages, stderr)
 
 
 def _rewrite_in_place(source: Input, args: argparse.Namespace, stderr: IO[str]) -> None:
@@ -319,13 +304,15 @@ def _rewrite_all(sources: list[Input], args: argparse.Namespace, out: Output, st
 
 
 def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    if args.recursive:
+        return _run_tree(args, "rewrite", stderr)
     sources = _inputs(args)
     if args.in_place:
         failed = False
         for source in sources:
             try:
                 if _is_maildir(source) and not args.as_text:
-                    _rewrite_maildir(source, _mail_rewriter(args), args)
+                    _rewrite_maildir(source, mail_rewriter(args), args)
                 else:
                     _rewrite_in_place(source, args, stderr)
             except (InputError, OutputError) as error:
@@ -340,6 +327,10 @@ def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
 
 
 def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    _check_batch(args, parser)
+    if args.recursive:
+        _check_tree(args, parser)
+        return
     if args.in_place and (not args.files or STDIN in args.files):
         parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
     if args.output is not None and any(
@@ -352,30 +343,67 @@ def add_rewrite(commands: Subcommands) -> None:
     parser = commands.add_parser(
         "rewrite", help="rewrite the URI references of text or e-mail, leaving everything else as is"
     )
+    _add_input_options(parser, "input files (standard input when none, or -); with -r one folder")
     _add_scanner_options(parser)
     parser.add_argument("--normalize", action="store_true", help="normalize each reference (RFC 3986 6.2.2, 6.2.3)")
     parser.add_argument("--unwrap", action="store_true", help="re-join references that run over several lines")
     parser.add_argument("--angle", action="store_true", help="wrap each reference in <...> (RFC 3986 appendix C)")
     parser.add_argument("--as-text", action="store_true", help="rewrite HTML and e-mail inputs as plain text too")
     _add_target_options(parser, "file")
-    parser.set_defaults(run=run_rewrite, check=_check_rewrite_usage, parser=parser)
+    parser.set_defaults(run=run_rewrite, check=_check_rewrite_usage, parser=parser, base=None, base_url=None)
 
 
-# -- HTML: extract's HTML branch and absolutize -----------------------------------------------------------------
+# -- a tree of files: rewrite -r and absolutize -r -----------------------------------------------------------------
 
 
-def _html_records(source: Input, data: bytes, args: argparse.Namespace) -> list[dict[str, Any]]:
-    """One JSON-ready record per link of an HTML input; spans are byte offsets into the file."""
-    try:  # HTML carries its encoding (BOM, <meta charset>): --encoding overrides the <meta>
-        found = html.links(data, base_url=args.base, encoding=args.encoding)
-    except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
-        raise InputError(source.label, str(error)) from None
-    lines = ByteLines(data)
-    return [
-        record(link, input=source.label, line=line, column=column, unit="byte")
-        for link in found
-        for line, column in (lines.locate(link.start()),)
-    ]
+def _check_tree(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    if len(args.files) != 1 or args.files[0] == STDIN or not Path(args.files[0]).is_dir():
+        parser.error("-r rewrites one folder: name it (and --in-place, or -o OUT_DIR to mirror it)")
+    if args.files_from is not None:
+        parser.error("-r rewrites one folder; --files-from is for extract")
+    if not args.in_place and args.output is None:
+        parser.error("-r needs --in-place, or -o OUT_DIR to write a mirror of the tree")
+    if args.output is not None:
+        root, out = Path(args.files[0]).resolve(), Path(args.output).resolve()
+        if out == root or root in out.parents:
+            parser.error(f"-o {args.output} is inside the folder rewritten; name a folder outside it")
+
+
+def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
+    """Rewrite every file under one folder, each atomically, in place or into a mirror of the tree; a file that
+    fails is left as it was and the others go on."""
+    root = args.files[0]
+    options = TreeOptions(
+        command=command, root=root, out_dir=None if args.in_place else args.output, base_url=args.base_url,
+        encoding=args.encoding, force=args.force, normalize=getattr(args, "normalize", False),
+        unwrap=getattr(args, "unwrap", False), angle=getattr(args, "angle", False),
+        as_text=getattr(args, "as_text", False), abbreviated=getattr(args, "abbreviated", True),
+        emails=getattr(args, "emails", False),
+    )
+    counts = Counts()
+    progress = _progress(args, stderr)
+
+    def files() -> Iterator[Document]:
+        for item in walk([root], _walking(args)):
+            if isinstance(item, Document):
+                yield item
+                continue
+            counts.files += 1
+            try:
+                size = os.path.getsize(item)
+            except OSError:
+                size = 0
+            yield Document(item, "file", path=item, size=size)
+
+    try:
+        failed = _write_outcomes(_mapped(args, partial(rewrite_files, options=options), files()), None, progress, False)
+    finally:
+        progress.close()
+    _summarize(args, progress, counts, stderr)
+    return EXIT_SOME_FAILED if failed else EXIT_OK
+
+
+# -- HTML: absolutize -------------------------------------------------------------------------------------------------
 
 
 def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -386,16 +414,9 @@ def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
             parser.error(f"--base: {error}")
 
 
-def _absolutized(source: Input, data: bytes, args: argparse.Namespace) -> bytes:
-    try:
-        result = html.absolutize(data, args.base, encoding=args.encoding)
-    except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
-        raise InputError(source.label, str(error)) from None
-    assert isinstance(result, bytes)  # bytes in, bytes out
-    return result
-
-
 def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    if args.recursive:
+        return _run_tree(args, "absolutize", stderr)
     out = None if args.in_place or args.output is not None else standard_output(stdout)
     failed = False
     for source in _inputs(args):
@@ -403,23 +424,23 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
             if _is_maildir(source):
                 if not args.in_place:
                     raise InputError(source.label, "a Maildir is rewritten with --in-place only (one file per message)")
-                _rewrite_maildir(source, _mail_absolutizer(args), args)
+                _rewrite_maildir(source, mail_absolutizer(args), args)
                 continue
             with source.open_binary() as binary:
                 head = source.read(binary, SNIFF_SIZE)
-                if _is_mail(source, head):
+                if is_mail(source.name, head):
                     messages = messages_after(head, binary, source.label)
                     if out is not None:
-                        _rewrite_messages(source, messages, _mail_absolutizer(args), out)
+                        rewrite_messages(source, messages, mail_absolutizer(args), out)
                         continue
                     with replacing(Path(args.output or source.name), args.force) as target:
-                        changed = _rewrite_messages(source, messages, _mail_absolutizer(args), target.output)
+                        changed = rewrite_messages(source, messages, mail_absolutizer(args), target.output)
                         target.changed = args.output is not None or changed
                     continue
                 data = head + source.read(binary)
             if args.base is None:
                 raise InputError(source.label, "an HTML document needs --base, its retrieval URL")
-            result = _absolutized(source, data, args)
+            result = absolutized(source, data, args.base, args.encoding)
             if out is not None:
                 out.write(result)
                 continue
@@ -440,7 +461,12 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
 
 
 def _check_absolutize_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    args.base_url = args.base
     _check_base(args, parser)
+    _check_batch(args, parser)
+    if args.recursive:
+        _check_tree(args, parser)
+        return
     if args.base is None and any(not _mail_input(Input(name, None)) for name in args.files if name != STDIN):
         parser.error("--base is required for HTML inputs (messages and mailboxes may go without)")
     if args.in_place and (not args.files or STDIN in args.files):
@@ -458,23 +484,18 @@ def add_absolutize(commands: Subcommands) -> None:
         "absolutize",
         help="make every link of an HTML document or of a message's HTML parts absolute, leaving every other byte",
     )
+    _add_input_options(parser, "HTML files, messages, mboxes, Maildirs (standard input when none, or -); with -r "
+                       "one folder, a site export")
     parser.add_argument(
-        "files", nargs="*", metavar="FILE",
-        help="HTML files, messages, mboxes, Maildirs (standard input when none, or -)",
+        "--base", "--base-url", dest="base", metavar="URL",
+        help="the retrieval URL of the document(s), required for HTML; for messages the last base (RFC 2557 5); "
+        "with -r the URL of the folder, each file's own URL being its path under it",
     )
-    parser.add_argument(
-        "--base", metavar="URL",
-        help="the retrieval URL of the document(s), required for HTML; for messages the last base (RFC 2557 5)",
-    )
-    parser.add_argument("--encoding", help="document encoding (default: BOM, <meta charset>, else UTF-8)")
     _add_target_options(parser, "HTML file")
     parser.set_defaults(run=run_absolutize, check=_check_absolutize_usage, parser=parser)
 
 
-# -- e-mail: extract's mail branch, rewrite and absolutize of messages and mailboxes -------------------------------
-
-# A name that says text or HTML is read as such even when the content looks like a message (a digest saved as .txt).
-_NOT_MAIL_SUFFIXES = frozenset({".txt", ".text", ".md", ".rst"}) | HTML_SUFFIXES
+# -- e-mail: rewrite and absolutize of messages and mailboxes ------------------------------------------------------
 
 
 def _mail_input(source: Input) -> bool:
@@ -484,90 +505,13 @@ def _mail_input(source: Input) -> bool:
         return True
     try:
         with source.open_binary() as binary:
-            return _is_mail(source, source.read(binary, SNIFF_SIZE))
+            return is_mail(source.name, source.read(binary, SNIFF_SIZE))
     except InputError:
         return True
 
 
 def _is_maildir(source: Input) -> bool:
     return source.name != STDIN and is_maildir(source.name)
-
-
-def _is_mail(source: Input, head: bytes) -> bool:
-    """Whether an input is a message or an mbox: by its name (.eml, .mbox), else by its content."""
-    suffix = "" if source.name == STDIN else Path(source.name).suffix.lower()
-    if suffix in MAIL_SUFFIXES:
-        return True
-    return suffix not in _NOT_MAIL_SUFFIXES and mail.looks_like_mail(head)
-
-
-def _mail_records(
-    source: Input, messages: Iterable[Message], args: argparse.Namespace, stderr: IO[str]
-) -> Iterator[dict[str, Any]]:
-    """One JSON-ready record per link of each message, one message at a time; spans are character offsets in the
-    decoded text of the link's part (or header field), so line and column are not given."""
-    for message in messages:
-        label = message.path if message.path is not None and message.path != source.label else source.label
-        problems: list[mail.Problem] = []
-        try:
-            found = mail.links(
-                message.data, base_url=args.base, headers=args.headers, abbreviated=args.abbreviated,
-                emails=args.emails, on_problem=problems.append,
-            )
-        except (LookupError, ValueError) as error:
-            raise InputError(label, f"message {message.index}: {error}") from None
-        for problem in problems:
-            print(f"linkkit: {label}: message {message.index}: warning: {problem}", file=stderr)
-        message_id = mail.message_id(message.data) if found else None
-        for link in found:
-            yield record(
-                link, input=label, unit="character", message=message.index, message_id=message_id,
-                offset=message.offset, part=link.part, content_type=link.content_type, source=link.source,
-            )
-
-
-def _mail_rewriter(args: argparse.Namespace) -> Callable[[bytes], bytes]:
-    """linkkit.mail.rewrite with the rewrite options: a text part's references as in text (--normalize, --unwrap,
-    --angle); an HTML part's URLs normalized on --normalize (attributes as written, without resolving them)."""
-    replace_text = _replacement(args)
-
-    def replace(link: mail.MailLink) -> str:
-        if isinstance(link.inner, Reference):
-            return replace_text(link.inner)
-        if args.normalize:
-            return normalize(link.raw if link.source == "html-attr" else link.uri)
-        if args.unwrap and link.source == "html-text":
-            return link.uri
-        return link.raw
-
-    def rewritten(data: bytes) -> bytes:
-        return mail.rewrite(data, replace, base_url=getattr(args, "base", None), abbreviated=args.abbreviated,
-                            emails=args.emails)
-
-    return rewritten
-
-
-def _mail_absolutizer(args: argparse.Namespace) -> Callable[[bytes], bytes]:
-    def absolutized(data: bytes) -> bytes:
-        return mail.absolutize(data, args.base)
-
-    return absolutized
-
-
-def _rewrite_messages(
-    source: Input, messages: Iterable[Message], transform: Callable[[bytes], bytes], out: Output
-) -> bool:
-    """Write each message of an input transformed (an mbox record escaped again, RFC 4155), one at a time; True
-    when some message changed. A message that does not change is written as the bytes it was read from."""
-    changed = False
-    for message in messages:
-        try:
-            new = transform(message.data)
-        except ValueError as error:
-            raise InputError(source.label, f"message {message.index}: {error}") from None
-        changed |= new != message.data
-        out.write(message.replaced(new))
-    return changed
 
 
 def _rewrite_maildir(source: Input, transform: Callable[[bytes], bytes], args: argparse.Namespace) -> None:

@@ -18,6 +18,8 @@ from hypothesis import strategies as st
 import linkkit
 from linkkit import cli
 from linkkit import io as linkkit_io
+from linkkit.batch import extract as batch_extract
+from linkkit.batch import rewrite as batch_rewrite
 from fixtures_loader import ROOT
 
 CORPUS_TEXT = ROOT / "corpora" / "text"
@@ -134,7 +136,8 @@ def test_undecodable_byte_position_counts_lines_across_chunks(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = write(tmp_path, "a.txt", b"first line\nsecond line\nthe \xff byte http://example.org/\n")
-    monkeypatch.setattr(cli, "CHUNK_SIZE", 5)
+    monkeypatch.setattr(batch_extract, "CHUNK_SIZE", 5)
+    monkeypatch.setattr(linkkit_io, "CHUNK_SIZE", 5)
     assert cli.main(["extract", str(path)]) == 0
     captured = capsys.readouterr()
     assert captured.out == "http://example.org/\n"
@@ -155,7 +158,8 @@ def test_extract_reads_in_chunks_and_finds_what_the_whole_text_holds(
     line = "行 {}：<http://example.org/{}/a-\n  b> 和 www.example.com/{}。Re: 10:30\r\n"
     text = "".join(line.format(i, i, i) for i in range(300))
     path = write(tmp_path, "big.txt", text)
-    monkeypatch.setattr(cli, "CHUNK_SIZE", 97)
+    monkeypatch.setattr(batch_extract, "CHUNK_SIZE", 97)
+    monkeypatch.setattr(linkkit_io, "CHUNK_SIZE", 97)
     assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     whole = list(linkkit.finditer(text))
@@ -543,7 +547,7 @@ def test_streamed_rewrite_is_sub_on_the_whole_text_and_writes_as_it_reads(
             yield piece
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(cli, "CHUNK_SIZE", chunk_size)
+        patch.setattr(batch_rewrite, "CHUNK_SIZE", chunk_size)
         changed = cli._rewrite_stream(chunks(), replace, options, written.append)
         reach = cli._stream_reach(options)
     expected = linkkit.sub(replace, text, **options)
@@ -553,7 +557,7 @@ def test_streamed_rewrite_is_sub_on_the_whole_text_and_writes_as_it_reads(
 
 
 def test_rewrite_of_a_long_text_without_references_writes_as_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "CHUNK_SIZE", 100)
+    monkeypatch.setattr(batch_rewrite, "CHUNK_SIZE", 100)
     written: list[int] = []
     behind: list[int] = []
 

@@ -1,0 +1,305 @@
+"""The pure function of a batch: one document in, its results out (link records, or an error record), formatted.
+
+Nothing here depends on which driver runs it, or where: a local process, a pool worker, a Dask worker. What it
+would print to standard error (warnings, errors) is returned with the results, so the driver prints it in input
+order.
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import io
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, NamedTuple
+
+from .. import html, mail
+from ..errors import InputError, ResolutionError
+from ..io import CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_encoding
+from ..link import record
+from ..sources.compressed import CORRUPT, open_input
+from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
+from ..text.scan import ScanOptions, finditer
+from ..text.stream import finditer_stream
+from ..text.stream import stream_reach as text_stream_reach
+from ..uri.resolution import Base
+from .formats import LINE
+
+ERRORS = "surrogateescape"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtractOptions:
+    """What ``linkkit extract`` asks of each document: the output *format*; *base* (``--base``) for documents
+    without a base of their own; *encoding* (``--encoding``) over any the input declares; the scanner's
+    *abbreviated* and *emails*; *headers* for messages' List-* fields; *unique* to return each line's URI."""
+
+    format: str = "plain"
+    base: str | None = None
+    encoding: str | None = None
+    abbreviated: bool = True
+    emails: bool = False
+    headers: bool = False
+    unique: bool = False
+
+    @property
+    def scanner(self) -> dict[str, Any]:
+        return {"abbreviated": self.abbreviated, "emails": self.emails}
+
+
+class Outcome(NamedTuple):
+    """The results of one document: its output lines (bytes, each ending in LF); each line's URI when *unique* was
+    asked (None for an error record, which is never dropped); what goes to standard error; whether it failed;
+    how many links and records it gave, and the bytes it stood for."""
+
+    lines: list[bytes]
+    uris: list[str | None] | None
+    messages: list[str]
+    failed: bool
+    links: int
+    records: int
+    size: int
+
+
+def stream_reach(options: dict[str, Any]) -> int:
+    """How far before the end of the text read a reference from :func:`finditer_stream` may still start."""
+    return text_stream_reach(CHUNK_SIZE, ScanOptions(**options).max_length)
+
+
+def text_records(chunks: Iterable[str], label: str, options: dict[str, Any], **extra: Any) -> Iterator[dict[str, Any]]:
+    """One JSON-ready record per reference of a text read in chunks, with its 1-based line and column."""
+    lines = Lines(keep=stream_reach(options))
+    fed = (lines.feed(chunk) for chunk in chunks)
+    for ref in finditer_stream(fed, chunk_size=CHUNK_SIZE, **options):
+        line, column = lines.locate(ref.start())
+        yield record(ref, input=label, line=line, column=column, **extra)
+
+
+class HeaderURI(NamedTuple):
+    """A URL of an HTTP header field, resolved: :class:`linkkit.link.LinkLike`, spans in the HTTP header block."""
+
+    link: HeaderLink
+    uri: str
+    base: str | None
+
+    def span(self, group: int = 0) -> tuple[int, int]:
+        return self.link.span
+
+    def start(self, group: int = 0) -> int:
+        return self.link.span[0]
+
+    def end(self, group: int = 0) -> int:
+        return self.link.span[1]
+
+    def group(self, group: int = 0) -> str:
+        return self.link.raw
+
+    @property
+    def raw(self) -> str:
+        return self.link.raw
+
+    @property
+    def where(self) -> str:
+        return self.link.where
+
+    @property
+    def kind(self) -> str:
+        return "url"
+
+
+def _header_records(document: Document) -> list[dict[str, Any]]:
+    """The header links of an HTTP envelope, resolved against the target URI (never against Content-Location)."""
+    base = None
+    if document.base is not None:
+        try:
+            base = Base(document.base)
+            base.resolve("")
+        except ResolutionError:
+            base = None
+    found = []
+    for link in document.header_links:
+        uri = link.raw
+        if base is not None:
+            with contextlib.suppress(ResolutionError):
+                uri = base.resolve(link.raw)
+        found.append(record(HeaderURI(link, uri, None if base is None else base.uri), input=document.name,
+                            unit="byte", **document.position.fields()))
+    return found
+
+
+def _usable_charset(label: str | None) -> str | None:
+    """A declared charset Python knows as a text encoding, else None (the declaration is then ignored)."""
+    if not label:
+        return None
+    try:
+        codecs.lookup(label).name.encode()
+        "".encode(label)
+    except (LookupError, UnicodeError, ValueError):
+        return None
+    return label
+
+
+def _html_records(document: Document, data: bytes, options: ExtractOptions) -> list[dict[str, Any]]:
+    encoding = options.encoding or _usable_charset(document.charset)
+    base = document.base or options.base
+    try:  # HTML carries its encoding (BOM, <meta charset>): --encoding, or the HTTP charset, overrides the <meta>
+        found = html.links(data, base_url=base, encoding=encoding)
+    except (LookupError, ValueError) as error:  # an unknown or unusable encoding
+        if options.encoding is not None:
+            raise InputError(document.name, str(error)) from None
+        found = html.links(data, base_url=base)  # a charset the Encoding Standard lacks: as if undeclared
+    lines = ByteLines(data)
+    extra = document.position.fields()
+    return [
+        record(link, input=document.name, line=line, column=column, unit="byte", **extra)
+        for link in found
+        for line, column in (lines.locate(link.start()),)
+    ]
+
+
+def _mail_records(
+    document: Document, data: bytes, options: ExtractOptions, messages: list[str]
+) -> list[dict[str, Any]]:
+    index = document.position.message or 0
+    problems: list[mail.Problem] = []
+    try:
+        found = mail.links(data, base_url=options.base, headers=options.headers, abbreviated=options.abbreviated,
+                           emails=options.emails, on_problem=problems.append)
+    except (LookupError, ValueError) as error:
+        raise InputError(document.name, f"message {index}: {error}") from None
+    messages.extend(f"linkkit: {document.name}: message {index}: warning: {problem}" for problem in problems)
+    message_id = mail.message_id(data) if found else None
+    return [
+        record(link, input=document.name, unit="character", message=index, message_id=message_id,
+               offset=document.position.offset or 0, part=link.part, content_type=link.content_type,
+               source=link.source)
+        for link in found
+    ]
+
+
+def _whole_text(document: Document, source: Input, options: ExtractOptions, messages: list[str]
+                ) -> list[dict[str, Any]] | None:
+    """The records of a text held whole (a small file, a WARC record): decoded at once and scanned by
+    :func:`linkkit.finditer`, which finds what the stream finds; None when its bytes need the stream's account of
+    what cannot be decoded (an odd byte of UTF-16)."""
+    data = document.data or b""
+    encoding = text_encoding(source, data[:SNIFF_SIZE])
+    try:
+        text = data[len(encoding.bom):].decode(encoding.codec, ERRORS)
+    except UnicodeDecodeError:
+        return None
+    undecodable = Undecodable()
+    undecodable.check(text, 0, 1, 0)
+    found = []
+    extra = document.position.fields()
+    line, line_start, cursor = 1, 0, 0
+    for ref in finditer(text, **options.scanner):
+        start = ref.start()
+        newlines = text.count("\n", cursor, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", cursor, start) + 1
+        cursor = start
+        found.append(record(ref, input=document.name, line=line, column=start - line_start + 1, **extra))
+    if undecodable.count:
+        warning = io.StringIO()
+        undecodable.warn(Input(document.name, None), encoding, warning)
+        messages.append(warning.getvalue().rstrip("\n"))
+    return found
+
+
+def _text(document: Document, options: ExtractOptions, messages: list[str]) -> Iterator[dict[str, Any]]:
+    source = Input(document.path or document.name, options.encoding or _usable_charset(document.charset))
+    label = document.name
+    if document.data is not None:
+        whole = _whole_text(document, source, options, messages)
+        if whole is not None:
+            yield from whole
+            return
+    stream: IO[bytes] = io.BytesIO(document.data or b"") if document.data is not None else _opened(document)
+    with stream:
+        try:
+            head = source.read(stream, SNIFF_SIZE)
+            encoding = text_encoding(source, head)
+            undecodable = Undecodable()
+            chunks = decoded_chunks(source, encoding, head, stream, undecodable)
+            yield from text_records(chunks, label, options.scanner, **document.position.fields())
+        except CORRUPT as error:  # a compressed file cut short: the links before the cut are out already
+            raise InputError(label, f"cannot decompress further: {error}") from None
+    if undecodable.count:
+        warning = io.StringIO()
+        undecodable.warn(Input(label, None), encoding, warning)
+        messages.append(warning.getvalue().rstrip("\n"))
+
+
+def _opened(document: Document) -> IO[bytes]:
+    assert document.path is not None
+    try:
+        return open_input(document.path)
+    except CORRUPT as error:
+        raise InputError(document.name, getattr(error, "strerror", None) or str(error)) from None
+
+
+def _data(document: Document) -> bytes:
+    if document.data is not None:
+        return document.data
+    with _opened(document) as stream:
+        try:
+            return stream.read()
+        except CORRUPT as error:
+            raise InputError(document.name, getattr(error, "strerror", None) or str(error)) from None
+
+
+def error_record(document: Document, message: str) -> dict[str, Any]:
+    """The record that stands for a document that failed, where its links would be: the one schema, with ``kind``
+    ``"error"`` and the message in ``error``."""
+    return {
+        "input": document.name, "line": None, "column": None, "span": None, "unit": None, "kind": ERROR,
+        "where": None, "raw": None, "uri": None, "base": None, **document.position.fields(), "error": message,
+    }
+
+
+def records(document: Document, options: ExtractOptions, messages: list[str]) -> Iterator[dict[str, Any]]:
+    """The link records of *document*, in document order (HTTP header links first); raises InputError."""
+    if document.kind == ERROR:
+        yield from _header_records(document)
+        raise InputError(document.name, document.error or "cannot be read")
+    if document.header_links:
+        yield from _header_records(document)
+    if document.kind == HTML:
+        yield from _html_records(document, _data(document), options)
+    elif document.kind == MAIL:
+        yield from _mail_records(document, _data(document), options, messages)
+    elif document.data != b"":
+        yield from _text(document, options, messages)
+
+
+def extract(document: Document, options: ExtractOptions) -> Outcome:
+    """The one pure function every driver maps: *document*'s records as formatted output lines, an error record
+    in place of what could not be read."""
+    line_of = LINE[options.format]
+    lines: list[bytes] = []
+    uris: list[str | None] | None = [] if options.unique else None
+    messages: list[str] = []
+    failed = False
+    count = 0
+    try:
+        for found in records(document, options, messages):
+            lines.append((line_of(found) + "\n").encode("utf-8", ERRORS))
+            if uris is not None:
+                uris.append(found["uri"])
+            count += 1
+    except InputError as error:
+        failed = True
+        messages.append(f"linkkit: error: {error}")
+        if options.format != "plain":
+            lines.append((line_of(error_record(document, str(error))) + "\n").encode("utf-8", ERRORS))
+            if uris is not None:
+                uris.append(None)
+    return Outcome(lines, uris, messages, failed, count, 1, document.size)
+
+
+def extract_all(documents: list[Document], options: ExtractOptions) -> list[Outcome]:
+    """:func:`extract` over a chunk of documents: the task a worker is given."""
+    return [extract(document, options) for document in documents]

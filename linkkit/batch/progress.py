@@ -1,0 +1,57 @@
+"""Progress on standard error while a batch runs (when it is a terminal), and the summary line at the end."""
+
+from __future__ import annotations
+
+import time
+from typing import IO, Any
+
+
+class Progress:
+    """Counts of a run: files, records (documents), links, bytes, errors, binary files skipped; a tqdm bar on
+    *stream* when *show* (a terminal, and not ``--quiet``)."""
+
+    def __init__(self, stream: IO[str], *, show: bool) -> None:
+        self.stream = stream
+        self.records = self.links = self.bytes = self.errors = 0
+        self.started = time.monotonic()
+        self.bar: Any = None
+        self.shown = 0.0
+        if show:
+            import tqdm
+
+            tqdm.tqdm.monitor_interval = 0  # no monitor thread: pool workers are forked from this process
+            self.bar = tqdm.tqdm(file=stream, unit="B", unit_scale=True, unit_divisor=1024, dynamic_ncols=True,
+                                 leave=False, desc="linkkit")
+
+    def add(self, *, size: int, links: int, failed: bool) -> None:
+        self.records += 1
+        self.links += links
+        self.bytes += size
+        self.errors += failed
+        if self.bar is not None:
+            self.bar.update(size)
+            now = time.monotonic()
+            if now - self.shown > 0.2:
+                self.shown = now
+                self.bar.set_postfix_str(f"records={self.records} links={self.links} errors={self.errors}",
+                                         refresh=False)
+
+    def write(self, message: str) -> None:
+        """A line on standard error, under the bar."""
+        if self.bar is not None:
+            self.bar.clear()
+        print(message, file=self.stream)
+        if self.bar is not None:
+            self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+    def summary(self, *, files: int, binary: int) -> str:
+        seconds = max(time.monotonic() - self.started, 1e-9)
+        return (
+            f"linkkit: {files} file(s), {self.records} record(s), {self.links} link(s), "
+            f"{self.bytes / 1e6:.1f} MB in {seconds:.2f} s ({self.bytes / 1e6 / seconds:.1f} MB/s), "
+            f"{binary} binary file(s) skipped, {self.errors} error(s)"
+        )

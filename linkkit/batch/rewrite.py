@@ -1,0 +1,312 @@
+"""Rewriting, one input at a time and in batch: a text's references replaced in a stream, an HTML document or a
+message made absolute, and the pure function a driver maps over the files of a tree (each written atomically,
+in place or into a mirror of the tree)."""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+import shutil
+import urllib.parse
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from .. import html, mail
+from ..errors import InputError
+from ..io import (
+    CHUNK_SIZE, SNIFF_SIZE, Input, Output, OutputError, Undecodable, decoded_chunks, encoded, looks_like_html,
+    replacing, text_encoding,
+)
+from ..mail.mailbox import Message, messages_after
+from ..sources.document import Document
+from ..sources.files import BINARY_SNIFF, is_binary
+from ..sources.inputs import is_mail
+from ..text.reference import Reference
+from ..text.stream import finditer_stream
+from ..uri.normalization import normalize
+from ..uri.resolution import Base
+from .extract import Outcome, stream_reach
+
+
+def replacement(args: Any) -> Callable[[Reference], str]:
+    """The text that replaces one reference's span, given the rewrite options (``normalize``, ``unwrap``,
+    ``angle``)."""
+
+    def replace(ref: Reference) -> str:
+        text = ref.group()
+        if args.normalize:
+            text = normalize(ref.uri)
+        elif args.unwrap:
+            text = ref.unwrapped  # wrapping whitespace and quoted-mail "> " markers dropped, as written otherwise
+        if args.angle and not _in_angle_brackets(ref):
+            text = f"<{text}>"
+        return text
+
+    return replace
+
+
+def _in_angle_brackets(ref: Reference) -> bool:
+    """Whether the reference is delimited by ``<...>`` already (``<URL:...>`` too)."""
+    outer_start = ref.outer_span()[0]
+    return ref.string.startswith("<", outer_start - ref.offset)
+
+
+class _Held:
+    """The text read and not yet written, from absolute offset *start* on, as a queue of chunks."""
+
+    def __init__(self) -> None:
+        self.chunks: deque[str] = deque()
+        self.start = 0
+        self.end = 0
+        self.skip = 0  # characters of chunks[0] before *start*
+
+    def append(self, chunk: str) -> None:
+        self.chunks.append(chunk)
+        self.end += len(chunk)
+
+    def cut(self, offset: int) -> str:
+        """Remove and return the text from *start* to *offset*, which is not before *start*."""
+        if offset < self.start:
+            raise ValueError(f"offset {offset} is before {self.start}, which was already written")
+        pieces = []
+        while self.start < offset:
+            first = self.chunks[0]
+            stop = min(len(first), self.skip + offset - self.start)
+            pieces.append(first[self.skip:stop])
+            self.start += stop - self.skip
+            self.skip = stop
+            if stop == len(first):
+                self.chunks.popleft()
+                self.skip = 0
+        return "".join(pieces)
+
+
+def rewrite_stream(
+    chunks: Iterable[str], replace: Callable[[Reference], str], options: dict[str, Any], write: Callable[[str], None]
+) -> bool:
+    """Write the text of *chunks* with each reference's span replaced (``linkkit.sub`` on the whole text), holding
+    only about :func:`stream_reach` characters; True when some reference was replaced by a different text."""
+    held = _Held()
+    reach = stream_reach(options)
+
+    def fed() -> Iterator[str]:
+        for chunk in chunks:
+            held.append(chunk)
+            if held.end - reach > held.start:  # no reference starts that far back: that text is final
+                write(held.cut(held.end - reach))
+            yield chunk
+
+    changed = False
+    for ref in finditer_stream(fed(), chunk_size=CHUNK_SIZE, **options):
+        start, end = ref.span()
+        write(held.cut(start))
+        new = replace(ref)
+        changed |= new != held.cut(end)
+        write(new)
+    write(held.cut(held.end))
+    return changed
+
+
+def mail_rewriter(args: Any) -> Callable[[bytes], bytes]:
+    """linkkit.mail.rewrite with the rewrite options: a text part's references as in text (--normalize, --unwrap,
+    --angle); an HTML part's URLs normalized on --normalize (attributes as written, without resolving them)."""
+    replace_text = replacement(args)
+
+    def replace(link: mail.MailLink) -> str:
+        if isinstance(link.inner, Reference):
+            return replace_text(link.inner)
+        if args.normalize:
+            return normalize(link.raw if link.source == "html-attr" else link.uri)
+        if args.unwrap and link.source == "html-text":
+            return link.uri
+        return link.raw
+
+    def rewritten(data: bytes) -> bytes:
+        return mail.rewrite(data, replace, base_url=getattr(args, "base", None), abbreviated=args.abbreviated,
+                            emails=args.emails)
+
+    return rewritten
+
+
+def mail_absolutizer(args: Any) -> Callable[[bytes], bytes]:
+    def absolutized(data: bytes) -> bytes:
+        return mail.absolutize(data, args.base)
+
+    return absolutized
+
+
+def rewrite_messages(
+    source: Input, messages: Iterable[Message], transform: Callable[[bytes], bytes], out: Output
+) -> bool:
+    """Write each message of an input transformed (an mbox record escaped again, RFC 4155), one at a time; True
+    when some message changed. A message that does not change is written as the bytes it was read from."""
+    changed = False
+    for message in messages:
+        try:
+            new = transform(message.data)
+        except ValueError as error:
+            raise InputError(source.label, f"message {message.index}: {error}") from None
+        changed |= new != message.data
+        out.write(message.replaced(new))
+    return changed
+
+
+def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messages: list[str]) -> bool:
+    """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order; True when its
+    text changed."""
+    head = source.read(binary, SNIFF_SIZE)
+    if not args.as_text and is_mail(source.name, head):
+        return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out)
+    if looks_like_html(source, head) and not args.as_text:
+        # Rewriting attribute values as prose would damage markup ("<" inside href="...").
+        raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
+    encoding = text_encoding(source, head)
+    encoder = codecs.getincrementalencoder(encoding.codec)()
+    undecodable = Undecodable()
+    chunks = decoded_chunks(source, encoding, head, binary, undecodable)
+    out.write(encoding.bom)
+    scanner = {"abbreviated": args.abbreviated, "emails": args.emails}
+    try:
+        changed = rewrite_stream(chunks, replacement(args), scanner, lambda text: out.write(encoded(text, encoder)))
+        out.write(encoder.encode("", final=True))
+    except UnicodeEncodeError as error:  # a replacement the input's encoding cannot hold
+        unencodable = error.object[error.start : error.end]
+        raise InputError(source.label, f"cannot encode {unencodable!r} as {encoding.codec}") from None
+    if undecodable.count:
+        warning = io.StringIO()
+        undecodable.warn(source, encoding, warning)
+        messages.append(warning.getvalue().rstrip("\n"))
+    return changed
+
+
+def absolutized(source: Input, data: bytes, base: str, encoding: str | None) -> bytes:
+    try:
+        result = html.absolutize(data, base, encoding=encoding)
+    except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
+        raise InputError(source.label, str(error)) from None
+    assert isinstance(result, bytes)  # bytes in, bytes out
+    return result
+
+
+# -- batch: a tree of files ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TreeOptions:
+    """A batch rewrite of the files under *root*: ``command`` ``rewrite`` or ``absolutize``; into *out_dir*
+    (mirroring the tree; files left as they are copied too) or in place when it is None; *base_url* the URL the
+    root was retrieved from (absolutize); the rewrite options as the command line names them."""
+
+    command: str
+    root: str
+    out_dir: str | None
+    base_url: str | None = None
+    encoding: str | None = None
+    force: bool = False
+    normalize: bool = False
+    unwrap: bool = False
+    angle: bool = False
+    as_text: bool = False
+    abbreviated: bool = True
+    emails: bool = False
+    base: str | None = None  # a message's last base (RFC 2557 5): the file's retrieval URL
+
+
+def retrieval_url(base_url: str, root: str, path: str) -> str:
+    """The URL *path* was retrieved from, when *root* was retrieved from *base_url* (a folder: a missing final
+    ``/`` is added): its path under the root, each segment percent-encoded (RFC 3986 2.1, 3.3)."""
+    relative = Path(os.path.relpath(path, root)).as_posix()
+    segments = [urllib.parse.quote(os.fsencode(segment), safe="!$&'()*+,;=:@~") for segment in relative.split("/")]
+    folder = base_url if base_url.endswith("/") else base_url + "/"
+    return Base(folder).resolve("/".join(segments) if relative != "." else "")
+
+
+def _target(options: TreeOptions, path: str) -> Path:
+    if options.out_dir is None:
+        return Path(path)
+    return Path(options.out_dir) / os.path.relpath(path, options.root)
+
+
+def _transformed(options: TreeOptions, path: str, data: bytes, messages: list[str]) -> bytes | None:
+    """The new content of the file *path*, or None when it is left as it is (binary, or not of the command's kind)."""
+    source = Input(path, options.encoding)
+    head = data[:BINARY_SNIFF]
+    if is_binary(head) and options.encoding is None:
+        return None
+    base = retrieval_url(options.base_url, options.root, path) if options.base_url else None
+    file_options = _with_base(options, base)
+    if options.command == "absolutize":
+        if is_mail(path, head):
+            return _messages_rewritten(source, data, mail_absolutizer(file_options))
+        if looks_like_html(source, head):
+            if base is None:
+                raise InputError(path, "an HTML document needs --base-url, its retrieval URL")
+            return absolutized(source, data, base, options.encoding)
+        return None
+    if looks_like_html(source, head) and not options.as_text and not is_mail(path, head):
+        return None  # markup is absolutize's: rewriting it as prose would damage it
+    out = _Buffer()
+    rewrite_text(source, io.BytesIO(data), file_options, Output(out, path), messages)  # type: ignore[arg-type]
+    return bytes(out.data)
+
+
+def _with_base(options: TreeOptions, base: str | None) -> TreeOptions:
+    return dataclasses.replace(options, base=base if base is not None else options.base)
+
+
+def _messages_rewritten(source: Input, data: bytes, transform: Callable[[bytes], bytes]) -> bytes:
+    out = _Buffer()
+    rewrite_messages(source, messages_after(b"", io.BytesIO(data), source.label), transform, Output(out, source.label))  # type: ignore[arg-type]
+    return bytes(out.data)
+
+
+class _Buffer:
+    def __init__(self) -> None:
+        self.data = bytearray()
+
+    def write(self, data: bytes | memoryview) -> int:
+        self.data += data
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
+    """The pure function of a batch rewrite: one file rewritten into its target atomically (``linkkit.io.replacing``),
+    or copied there unchanged; a failure leaves the target as it was. Its outcome's messages say what failed."""
+    path = document.path or document.name
+    messages: list[str] = []
+    try:
+        if document.error is not None:
+            raise InputError(document.name, document.error)
+        try:
+            with open(path, "rb") as stream:
+                data = stream.read()
+        except OSError as error:
+            raise InputError(path, error.strerror or str(error)) from None
+        new = _transformed(options, path, data, messages)
+        target = _target(options, path)
+        if new is None and options.out_dir is None:
+            return Outcome([], None, messages, False, 0, 1, len(data))
+        if options.out_dir is not None:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        with replacing(target, options.force) as written:
+            written.output.write(data if new is None else new)
+            written.changed = options.out_dir is not None or new != data
+        if options.out_dir is not None and new is None:
+            shutil.copymode(path, target)
+    except (InputError, OutputError) as error:
+        messages.append(f"linkkit: error: {error}")
+        return Outcome([], None, messages, True, 0, 1, document.size)
+    return Outcome([], None, messages, False, 0, 1, len(data))
+
+
+def rewrite_files(documents: list[Document], options: TreeOptions) -> list[Outcome]:
+    """:func:`rewrite_file` over a chunk of files: the task a worker is given."""
+    return [rewrite_file(document, options) for document in documents]

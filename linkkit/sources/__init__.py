@@ -1,0 +1,17 @@
+"""Sources: one way to open anything the user names, each yielding documents with a name, a position, a kind and,
+where the input says it, a retrieval base and a charset.
+
+``files`` lists files and folders (recursion, globs, symbolic links, lists of names, binary files skipped);
+``compressed`` undoes gzip, bzip2, xz and Zstandard by content; ``warc`` reads web archives and ``http`` the HTTP
+envelope of their records; mailboxes come from :mod:`linkkit.mail`; ``inputs`` tells them apart and ``document``
+is the value they all yield.
+"""
+
+from .document import ERROR, HTML, MAIL, TEXT, Document, HeaderLink, Position, failure
+from .files import WalkOptions, names_from
+from .inputs import Counts, documents
+
+__all__ = [
+    "ERROR", "HTML", "MAIL", "TEXT", "Counts", "Document", "HeaderLink", "Position", "WalkOptions", "documents",
+    "failure", "names_from",
+]

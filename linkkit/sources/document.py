@@ -1,0 +1,74 @@
+"""The Document: one unit of work for a batch, whatever source it came from (a file, a member of a compressed
+file, a message of a mailbox, a record of a web archive), and where in its input it lies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# What a document holds, as the finders read it.
+TEXT, HTML, MAIL, ERROR = "text", "html", "mail", "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a document lies in its input: what a user needs to find it again, and a link graph needs as its node.
+
+    ``offset`` is the byte offset of the document in the input as stored (an mbox ``From `` line, the first byte of
+    a WARC record, compressed or not); ``message`` the index of a message in a mailbox; ``record_id`` and
+    ``target_uri`` a WARC record's ``WARC-Record-ID`` and ``WARC-Target-URI``.
+    """
+
+    offset: int | None = None
+    message: int | None = None
+    record_id: str | None = None
+    target_uri: str | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The position as record fields: only what is known, so a text file's records stay as they were."""
+        return {name: value for name in POSITION_FIELDS if (value := getattr(self, name)) is not None}
+
+
+POSITION_FIELDS = ("offset", "message", "record_id", "target_uri")
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderLink:
+    """A URL an HTTP header field gives (``Location``, ``Content-Location``, ``Link``, ``Refresh``): ``where`` is
+    ``"http FIELD"`` in lower case, ``raw`` the URL as written, ``span`` its byte offsets in the HTTP header block."""
+
+    where: str
+    raw: str
+    span: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One document to find links in.
+
+    ``name`` is the input as the user named it (a path, ``<stdin>``; for a Maildir message its own file);
+    ``kind`` is ``text``, ``html`` or ``mail`` (``error`` for an input that could not be read, with ``error`` saying
+    why); ``data`` is the bytes, or None when they are read from ``path`` (decompressed by ``compression``) when the
+    document is processed, which keeps a large file out of memory until then and out of any pipe to a worker;
+    ``base`` the retrieval URL where the input says it (RFC 3986 5.1.3) and ``charset`` the encoding it declares;
+    ``header_links`` the links of an HTTP envelope; ``size`` the bytes it stands for, for progress.
+    """
+
+    name: str
+    kind: str
+    data: bytes | None = None
+    path: str | None = None
+    compression: str | None = None
+    base: str | None = None
+    charset: str | None = None
+    position: Position = field(default_factory=Position)
+    header_links: tuple[HeaderLink, ...] = ()
+    error: str | None = None
+    size: int = 0
+    content_type: str | None = None
+
+
+def failure(name: str, message: str, position: Position | None = None) -> Document:
+    """The document that stands for an input, or a part of one, that could not be read: it becomes an error
+    record in its place in the output."""
+    return Document(name, ERROR, error=message, position=position or Position())

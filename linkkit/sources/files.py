@@ -1,0 +1,122 @@
+"""Files and folders as the user names them: recursion, ``--include``/``--exclude`` globs, symbolic links, lists
+of names (``--files-from``, NUL-separated with ``-0``), standard input as ``-``; and binary files told and skipped
+as ripgrep tells them (a NUL byte in the first 8 KiB)."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+from typing import IO
+
+from ..io import BOMS, STDIN
+from .document import Document, failure
+
+# ripgrep's binary detection (its --binary default for searched files) looks for a NUL byte in what it reads
+# first; GNU grep does the same over its first buffer. 8 KiB is git's figure (xdiff's buffer_is_binary).
+BINARY_SNIFF = 8192
+
+
+@dataclass(frozen=True, slots=True)
+class WalkOptions:
+    """How names become files: *recursive* descends into folders; *include* and *exclude* are globs matched
+    against a file's name and its path under the folder named (an excluded folder is not entered); *follow*
+    follows symbolic links met while descending (a link named on the command line is always followed)."""
+
+    recursive: bool = False
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    follow: bool = False
+
+
+def is_binary(head: bytes) -> bool:
+    """A NUL byte in *head*, which does not start with a UTF-16 or UTF-32 byte order mark (whose text holds NULs)."""
+    return b"\x00" in head and not any(head.startswith(bom) for bom, codec in BOMS if codec != "utf-8")
+
+
+def _matches(globs: tuple[str, ...], name: str, relative: str) -> bool:
+    return any(fnmatchcase(name, glob) or fnmatchcase(relative, glob) for glob in globs)
+
+
+def names_from(stream: IO[bytes], *, null: bool) -> Iterator[str]:
+    """The names a ``--files-from`` list holds: one a line, or NUL-separated (``-0``, as ``find -print0`` writes
+    them); empty entries are skipped. Names are file-system bytes (PEP 383)."""
+    separator = b"\0" if null else b"\n"
+    pending = b""
+    while chunk := stream.read(1 << 16):
+        pending += chunk
+        *complete, pending = pending.split(separator)
+        for raw in complete:
+            yield from _name(raw, null)
+    yield from _name(pending, null)
+
+
+def _name(raw: bytes, null: bool) -> Iterator[str]:
+    if not null:
+        raw = raw.rstrip(b"\r")
+    if raw:
+        yield os.fsdecode(raw)
+
+
+def open_list(name: str) -> IO[bytes]:
+    return sys.stdin.buffer if name == STDIN else open(name, "rb")
+
+
+def walk(names: Iterable[str], options: WalkOptions) -> Iterator[str | Document]:
+    """The files *names* stand for, in order (a folder's entries sorted by name, so every run lists the same
+    order), or a failure document for a name that cannot be listed. A folder is yielded as itself when not
+    *recursive* (it may be a Maildir); ``-`` is standard input."""
+    for name in names:
+        if name == STDIN or not options.recursive:
+            yield name
+            continue
+        try:
+            status = os.stat(name)
+        except OSError as error:
+            yield failure(name, error.strerror or str(error))
+            continue
+        if not stat.S_ISDIR(status.st_mode):
+            yield name
+            continue
+        yield from _descend(name, "", options, {(status.st_dev, status.st_ino)})
+
+
+def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[int, int]]) -> Iterator[str | Document]:
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda entry: entry.name)
+    except OSError as error:
+        yield failure(folder, error.strerror or str(error))
+        return
+    for entry in entries:
+        path = os.path.join(folder, entry.name)
+        rel = f"{relative}{entry.name}"
+        if options.exclude and _matches(options.exclude, entry.name, rel):
+            continue
+        try:
+            is_link = entry.is_symlink()
+            if is_link and not options.follow:
+                continue  # not followed unless asked (ripgrep -L, find -L)
+            if entry.is_dir(follow_symlinks=options.follow):
+                status = entry.stat(follow_symlinks=True)
+                key = (status.st_dev, status.st_ino)
+                if key in seen:  # a link back up the tree
+                    continue
+                yield from _descend(path, rel + "/", options, seen | {key})
+                continue
+            if is_link:
+                entry.stat(follow_symlinks=True)  # a broken link is an input that cannot be read
+            elif not entry.is_file(follow_symlinks=False):
+                continue  # sockets, FIFOs and devices are not files to read
+        except OSError as error:
+            yield failure(path, error.strerror or str(error))
+            continue
+        if options.include and not _matches(options.include, entry.name, rel):
+            continue
+        yield path
+
+
+__all__ = ["BINARY_SNIFF", "WalkOptions", "is_binary", "names_from", "open_list", "walk"]

@@ -1,0 +1,182 @@
+"""The HTTP envelope of a WARC ``response`` record (RFC 9112): the status line and header fields as written, the
+payload de-chunked and decompressed, the media type and charset, and the URLs the header fields give."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterator
+from typing import NamedTuple
+
+from ..html.places import read_refresh
+from .document import HeaderLink
+
+try:  # Content-Encoding "br" (RFC 7932), where a library is at hand
+    import brotli
+except ImportError:  # pragma: no cover - brotli is optional
+    brotli = None
+
+# RFC 9112 2.2: a recipient may take a bare LF as a line terminator; the header section ends at an empty line.
+_HEADER_END = re.compile(rb"\r?\n\r?\n")
+_FIELD = re.compile(r"([^:\s][^:]*):[ \t]*(.*?)[ \t]*$")
+_STATUS = re.compile(r"HTTP/\d(?:\.\d)?[ \t]+(\d{3})")
+
+
+class Envelope(NamedTuple):
+    """An HTTP response as a WARC record holds it: ``fields`` in order, each ``(name in lower case, value, start)``
+    with the value's byte offset in the header block; ``payload`` the message body as sent (still chunked or
+    compressed)."""
+
+    status: int | None
+    fields: list[tuple[str, str, int]]
+    payload: bytes
+
+    def get(self, name: str) -> str | None:
+        """The first value of field *name* (lower case)."""
+        return next((value for field, value, _ in self.fields if field == name), None)
+
+    def values(self, name: str) -> list[str]:
+        return [value for field, value, _ in self.fields if field == name]
+
+
+def parse(block: bytes) -> Envelope:
+    """The status line, header fields and payload of an HTTP response *block*; obsolete line folding (RFC 9112 5.2)
+    joins a continuation line to the field before it."""
+    end = _HEADER_END.search(block)
+    head, payload = (block, b"") if end is None else (block[: end.start()], block[end.end() :])
+    text = head.decode("latin-1")  # one character per byte: offsets are byte offsets
+    lines = text.split("\n")
+    status_line = lines[0].rstrip("\r")
+    status = _STATUS.match(status_line)
+    fields: list[tuple[str, str, int]] = []
+    offset = len(lines[0]) + 1
+    for line in lines[1:]:
+        line_end = len(line)
+        line = line.rstrip("\r")
+        if line[:1] in (" ", "\t") and fields:  # obs-fold
+            name, value, start = fields[-1]
+            fields[-1] = (name, f"{value} {line.strip()}", start)
+        else:
+            match = _FIELD.match(line)
+            if match is not None:
+                fields.append((match.group(1).strip().lower(), match.group(2), offset + match.start(2)))
+        offset += line_end + 1
+    return Envelope(int(status.group(1)) if status else None, fields, payload)
+
+
+def media_type(content_type: str | None) -> tuple[str | None, str | None]:
+    """The media type (lower case) and the charset parameter of a ``Content-Type`` value (RFC 9110 8.3)."""
+    if not content_type:
+        return None, None
+    kind, _, parameters = content_type.partition(";")
+    charset = None
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            charset = value.strip().strip('"').strip("'") or None
+    return kind.strip().lower() or None, charset
+
+
+def dechunked(payload: bytes) -> bytes:
+    """The body of a ``Transfer-Encoding: chunked`` payload (RFC 9112 7.1): chunk extensions ignored, the trailer
+    dropped; a payload cut short keeps the chunks read."""
+    out = bytearray()
+    position = 0
+    while True:
+        line_end = payload.find(b"\n", position)
+        if line_end < 0:
+            break
+        size_text = payload[position:line_end].split(b";", 1)[0].strip()
+        try:
+            size = int(size_text, 16)
+        except ValueError:
+            break
+        if size == 0:
+            break
+        start = line_end + 1
+        out += payload[start : start + size]
+        position = start + size
+        if payload.startswith(b"\r\n", position):
+            position += 2
+        elif payload.startswith(b"\n", position):
+            position += 1
+    return bytes(out)
+
+
+class DecodingError(ValueError):
+    """A payload whose Content-Encoding cannot be undone: unknown, unavailable, or corrupt."""
+
+
+def decoded(payload: bytes, content_encoding: str | None) -> bytes:
+    """*payload* with its content codings undone, the last applied first (RFC 9110 8.4)."""
+    if not content_encoding:
+        return payload
+    for coding in reversed([c.strip().lower() for c in content_encoding.split(",") if c.strip()]):
+        if coding == "identity":
+            continue
+        try:
+            if coding in ("gzip", "x-gzip"):
+                payload = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(payload)
+            elif coding == "deflate":  # RFC 9110 8.4.1.2: zlib; some servers send raw DEFLATE, as browsers accept
+                try:
+                    payload = zlib.decompress(payload)
+                except zlib.error:
+                    payload = zlib.decompressobj(-zlib.MAX_WBITS).decompress(payload)
+            elif coding == "br" and brotli is not None:
+                payload = brotli.decompress(payload)
+            else:
+                raise DecodingError(f"content coding {coding!r} is not supported")
+        except (zlib.error, ValueError, OSError) as error:
+            if isinstance(error, DecodingError):
+                raise
+            raise DecodingError(f"content coding {coding!r}: {error}") from None
+        except Exception as error:  # brotli.error
+            raise DecodingError(f"content coding {coding!r}: {error}") from None
+    return payload
+
+
+def _link_targets(value: str) -> Iterator[tuple[int, int]]:
+    """Where each target ``<...>`` of a ``Link`` field value lies (RFC 8288 3: ``#link-value``, each
+    ``"<" URI-Reference ">" *( OWS ";" OWS link-param )``); a comma inside a quoted parameter ends nothing."""
+    position, length = 0, len(value)
+    while position < length:
+        start = value.find("<", position)
+        if start < 0:
+            return
+        end = value.find(">", start + 1)
+        if end < 0:
+            return
+        yield start + 1, end
+        position = end + 1
+        quoted = False
+        while position < length:  # the parameters, to the comma that ends this link-value
+            character = value[position]
+            if character == '"':
+                quoted = not quoted
+            elif character == "\\" and quoted:
+                position += 1
+            elif character == "," and not quoted:
+                break
+            position += 1
+
+
+def header_links(envelope: Envelope) -> tuple[HeaderLink, ...]:
+    """The URLs of the header fields, in header order: ``Location`` on a redirection (3xx, RFC 9110 10.2.2),
+    ``Content-Location`` (RFC 9110 8.7), every target of every ``Link`` field (RFC 8288), and the URL of a
+    ``Refresh`` field (read as the HTML standard reads a ``<meta http-equiv=refresh>``)."""
+    found: list[HeaderLink] = []
+    redirect = envelope.status is not None and 300 <= envelope.status < 400
+    for name, value, start in envelope.fields:
+        if (name == "location" and redirect) or name == "content-location":
+            raw = value.strip()
+            if raw:
+                found.append(HeaderLink(f"http {name}", raw, (start, start + len(value))))
+        elif name == "link":
+            for a, b in _link_targets(value):
+                raw = value[a:b].strip()
+                if raw:
+                    found.append(HeaderLink("http link", raw, (start + a, start + b)))
+        elif name == "refresh":
+            for a, b, raw, _ in read_refresh(value):
+                found.append(HeaderLink("http refresh", raw, (start + a, start + b)))
+    return tuple(found)

@@ -1,0 +1,197 @@
+"""Anything the user names, opened: each file told by its content (compressed, a web archive, a mailbox or
+message, HTML, plain text, binary) and turned into documents, in order."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, cast
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..io import HTML_SUFFIXES, STDIN, Input, looks_like_html
+from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
+from .compressed import CORRUPT, compression, decompressed, open_input, peek_decompressed
+from .document import HTML, MAIL, TEXT, Document, Position, failure
+from .files import BINARY_SNIFF, WalkOptions, is_binary, walk
+from .warc import documents as warc_documents
+from .warc import is_warc
+
+# A name that says text or HTML is read as such even when the content looks like a message (a digest saved as .txt).
+NOT_MAIL_SUFFIXES = frozenset({".txt", ".text", ".md", ".rst"}) | HTML_SUFFIXES
+# Suffixes that name a compression; the name under them says what the content is (page.html.gz).
+COMPRESSION_SUFFIXES = frozenset({".gz", ".gzip", ".bz2", ".xz", ".zst", ".zstd", ".tgz"})
+
+
+@dataclass
+class Counts:
+    """What a run of the sources met besides documents: files opened and binary files skipped."""
+
+    files: int = 0
+    binary: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def content_suffix(name: str) -> str:
+    """The suffix that names the content, in lower case, under any compression suffix (``notes.TXT.gz`` ->
+    ``.txt``); empty for standard input."""
+    if name == STDIN:
+        return ""
+    stem, suffix = os.path.splitext(os.path.basename(name))
+    while suffix.lower() in COMPRESSION_SUFFIXES:
+        stem, suffix = os.path.splitext(stem)
+    return suffix.lower()
+
+
+def is_mail(name: str, head: bytes) -> bool:
+    """A message or an mbox: by its name (.eml, .mbox), else by its content, unless its name says text or HTML."""
+    suffix = content_suffix(name)
+    if suffix in MAIL_SUFFIXES:
+        return True
+    return suffix not in NOT_MAIL_SUFFIXES and looks_like_mail(head)
+
+
+def kind_of(name: str, head: bytes) -> str:
+    """``mail``, ``html`` or ``text``: what the finders should read a file (by its name and first bytes) as."""
+    suffix = content_suffix(name)
+    if suffix in MAIL_SUFFIXES or (suffix not in NOT_MAIL_SUFFIXES and looks_like_mail(head)):
+        return MAIL
+    if suffix in HTML_SUFFIXES or looks_like_html(_UNNAMED, head):
+        return HTML
+    return TEXT
+
+
+_UNNAMED = Input("", None)  # looks_like_html by content alone
+
+
+def documents(
+    names: Iterable[str], walking: WalkOptions, counts: Counts, *, encoding: str | None = None
+) -> Iterator[Document]:
+    """The documents of every input *names* stand for, in order; an input that cannot be read is a failure
+    document in its place. *encoding* (``--encoding``) makes a file with NUL bytes text, not binary (UTF-16)."""
+    for item in walk(names, walking):
+        if isinstance(item, Document):
+            yield item
+            continue
+        counts.files += 1
+        try:
+            yield from _file_documents(item, counts, encoding)
+        except InputError as error:
+            yield failure(error.source, str(error).removeprefix(f"{error.source}: "))
+        except OSError as error:
+            yield failure("<stdin>" if item == STDIN else item, error.strerror or str(error))
+
+
+def _file_documents(name: str, counts: Counts, encoding: str | None) -> Iterator[Document]:
+    if name != STDIN and os.path.isdir(name):
+        if not is_maildir(name):
+            raise InputError(name, "Is a directory")
+        for message in messages(name):
+            yield Document(message.path or name, MAIL, message.data, position=Position(message=message.index),
+                           size=len(message.data))
+        return
+    label = "<stdin>" if name == STDIN else name
+    if name != STDIN:
+        with open(name, "rb") as raw:
+            start = raw.read(BINARY_SNIFF)
+        compressed = compression(start)
+        if compressed in ("gzip", None) and is_warc(peek_decompressed(start, compressed) if compressed else start):
+            # FastWARC reads gzip members itself, so each record's offset is its offset in the stored file, and a
+            # truncated last member does not hide the records before it
+            with open(name, "rb") as raw:
+                yield from warc_documents(raw, label, path=name)
+            return
+    try:
+        stream = decompressed(cast(IO[bytes], _Unclosed(sys.stdin.buffer))) if name == STDIN else open_input(name)
+    except CORRUPT as error:
+        raise InputError(label, f"cannot decompress: {error}") from None
+    try:
+        yield from _stream_documents(name, label, stream, counts, encoding)
+    finally:
+        stream.close()
+
+
+def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
+                      encoding: str | None) -> Iterator[Document]:
+    try:
+        head = stream.read(BINARY_SNIFF)
+    except CORRUPT as error:
+        raise InputError(label, f"cannot decompress: {error}") from None
+    if is_warc(head):
+        yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label)
+        return
+    if is_binary(head) and encoding is None:
+        counts.binary += 1
+        counts.skipped.append(label)
+        return
+    kind = kind_of(name, head)
+    if kind == MAIL:
+        try:
+            for message in messages_after(head, stream, label):
+                yield Document(label, MAIL, message.data, size=len(message.record),
+                               position=Position(offset=message.offset, message=message.index))
+        except CORRUPT as error:
+            raise InputError(label, f"cannot decompress further: {error}") from None
+        return
+    if len(head) < BINARY_SNIFF:  # the whole file: no need to open it again
+        yield Document(label, kind, head, size=len(head))
+        return
+    if name == STDIN:
+        rest = stream.read()
+        yield Document(label, kind, head + rest, size=len(head) + len(rest))
+        return
+    size = os.path.getsize(name)
+    yield Document(label, kind, None, path=name, size=size)
+
+
+class _Rejoined(io.RawIOBase):
+    """*head*, already read, then the rest of *stream*: one stream again."""
+
+    def __init__(self, head: bytes, stream: IO[bytes]) -> None:
+        self.head = head
+        self.stream = stream
+        self.position = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Only where the stream stands can be asked (FastWARC asks); it cannot be moved."""
+        if (whence, offset) in ((io.SEEK_CUR, 0), (io.SEEK_SET, self.position)):
+            return self.position
+        raise io.UnsupportedOperation("seek")
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        if self.head:
+            size = min(len(buffer), len(self.head))
+            buffer[:size] = self.head[:size]
+            self.head = self.head[size:]
+            self.position += size
+            return size
+        data = self.stream.read(len(buffer))
+        buffer[: len(data)] = data
+        self.position += len(data)
+        return len(data)
+
+
+class _Unclosed(io.RawIOBase):
+    """Standard input, read through layers that close what they wrap, left open for the rest of the run."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+        data = self.stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)

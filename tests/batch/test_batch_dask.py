@@ -1,0 +1,65 @@
+"""The Dask driver, on one local cluster for the module (loopback only, in this process), gives the bytes of the
+local driver."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from warc_builder import per_record_gzip, response
+
+from linkkit import cli
+from linkkit.batch import drivers
+
+distributed = pytest.importorskip("dask.distributed")
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    cluster = distributed.LocalCluster(
+        host="127.0.0.1", protocol="tcp", n_workers=1, threads_per_worker=2, processes=False,
+        dashboard_address=None,
+    )
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    root = tmp_path / "in"
+    root.mkdir()
+    for index in range(30):
+        (root / f"t{index:02}.txt").write_text(f"text {index} http://t.example/{index} and mailto:a@{index}.example\n")
+    (root / "big.txt").write_text("filler " * 3000 + "http://late.example/\n")  # read by the worker, from its path
+    (root / "p.html").write_text('<a href="x.html">x</a>')
+    archive, _ = per_record_gzip([response(f"http://site.example/{i}/", f'<a href="{i}">x</a>'.encode(),
+                                           headers=[("Content-Type", "text/html")]) for i in range(4)])
+    (root / "c.warc.gz").write_bytes(archive)
+    (root / "broken").symlink_to(root / "missing")
+    return root
+
+
+@pytest.mark.parametrize("format", ["plain", "jsonl"])
+def test_dask_gives_the_bytes_of_the_local_driver(
+    scheduler: str, inputs: Path, capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch,
+    format: str,
+) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 4)
+    argv = ["extract", "-r", "-L", "-q", "--format", format, "--base", "http://b.example/", str(inputs)]
+    assert cli.main([*argv, "-j", "1"]) == 1  # the broken link is an error; the rest goes on
+    local = capsysbinary.readouterr()
+    assert cli.main([*argv, "--engine", "dask", "--scheduler", scheduler]) == 1
+    remote = capsysbinary.readouterr()
+    assert remote.out == local.out
+    assert remote.err == local.err
+    assert b"http://late.example/" in local.out and b"http://site.example/3/3" in local.out
+
+
+def test_scheduler_without_the_dask_engine_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["extract", "--scheduler", "tcp://127.0.0.1:1"])
+    assert stop.value.code == 2
+    assert "--scheduler is for --engine dask" in capsys.readouterr().err

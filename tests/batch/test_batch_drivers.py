@@ -1,0 +1,91 @@
+"""The local driver: the same bytes whatever --jobs, results in input order, documents sent in chunks."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import pytest
+from warc_builder import per_record_gzip, response
+
+from linkkit import cli
+from linkkit.batch import drivers
+from linkkit.batch.drivers import chunks, run_local
+from linkkit.sources import Document
+
+
+def _pid_chunk(documents: list[Document]) -> list[tuple[str, int]]:
+    return [(document.name, os.getpid()) for document in documents]
+
+
+def corpus(root: Path) -> Path:
+    """Texts, HTML, a message, a compressed file and a WARC: every kind of document, in several folders."""
+    for folder in range(4):
+        sub = root / f"d{folder}"
+        sub.mkdir(parents=True)
+        for index in range(12):
+            text = f"{folder}/{index} http://t.example/{folder}/{index}. www.w.example\n"
+            (sub / f"t{index:02}.txt").write_text(text)
+        (sub / "page.html").write_text(f'<a href="p{folder}.html">x</a><img src="/i{folder}.png">')
+        (sub / "note.txt.gz").write_bytes(gzip.compress(f"gz http://g.example/{folder}\n".encode()))
+    (root / "m.eml").write_bytes(b"From: a@example.org\nSubject: s\n\nmail http://mail.example/x\n")
+    archive, _ = per_record_gzip([response(f"http://site.example/{i}/", f'<a href="{i}.html">x</a>'.encode(),
+                                           headers=[("Content-Type", "text/html")]) for i in range(5)])
+    (root / "crawl.warc.gz").write_bytes(archive)
+    return root
+
+
+@pytest.mark.parametrize("format", ["plain", "jsonl", "tsv", "csv"])
+def test_jobs_1_and_jobs_2_give_identical_bytes(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], monkeypatch: pytest.MonkeyPatch, format: str
+) -> None:
+    root = corpus(tmp_path / "corpus")
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 3)  # many chunks, so that the pool has work to share
+    outputs = []
+    for jobs in ("1", "2"):
+        assert cli.main(["extract", "-r", "-q", "--format", format, "-j", jobs, "--base", "http://b.example/",
+                         str(root)]) == 0
+        outputs.append(capsysbinary.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert b"http://t.example/3/11" in outputs[0] and b"http://mail.example/x" in outputs[0]
+    assert b"http://site.example/4/4.html" in outputs[0]
+
+
+def test_the_pool_runs_chunks_in_other_processes_and_keeps_input_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 2)
+    documents = [Document(f"d{index}", "text", b"") for index in range(40)]
+    results = list(run_local(_pid_chunk, documents, jobs=2))
+    assert [name for name, _ in results] == [f"d{index}" for index in range(40)]
+    assert os.getpid() not in {pid for _, pid in results}
+
+
+def test_one_job_or_one_chunk_runs_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    documents = [Document(f"d{index}", "text", b"") for index in range(5)]
+    assert {pid for _, pid in run_local(_pid_chunk, documents, jobs=4)} == {os.getpid()}  # one chunk: no pool
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+    assert {pid for _, pid in run_local(_pid_chunk, documents, jobs=1)} == {os.getpid()}
+
+
+def test_chunks_hold_at_most_so_many_documents_or_about_so_many_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 3)
+    monkeypatch.setattr(drivers, "CHUNK_BYTES", 100)
+    sizes = [10, 10, 10, 10, 200, 5, 5]
+    documents = [Document(str(index), "text", size=size) for index, size in enumerate(sizes)]
+    assert [[d.name for d in chunk] for chunk in chunks(documents)] == [["0", "1", "2"], ["3", "4"], ["5", "6"]]
+
+
+def test_memory_is_bounded_by_the_chunks_in_flight_not_by_the_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+    pulled = []
+
+    def source() -> object:
+        for index in range(100):
+            pulled.append(index)
+            yield Document(str(index), "text", b"")
+
+    results = run_local(_pid_chunk, source(), jobs=2)  # type: ignore[arg-type]
+    next(results)
+    # the first result arrives while the source has been read only as far as the window of chunks in flight
+    assert len(pulled) <= drivers.IN_FLIGHT * 2 + 2
+    assert len(list(results)) == 99

@@ -1,0 +1,197 @@
+"""The command line in batch: output formats, -o, --unique, errors as records, progress and summary, and
+rewriting a tree of files (absolutize -r, rewrite -r), each file atomically."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from linkkit import cli
+from linkkit.batch.formats import COLUMNS
+from linkkit.batch.rewrite import retrieval_url
+
+
+def main(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> tuple[str, str]:
+    assert cli.main(list(argv)) == status
+    captured = capsys.readouterr()
+    return captured.out, captured.err
+
+
+@pytest.fixture
+def texts(tmp_path: Path) -> Path:
+    root = tmp_path / "texts"
+    root.mkdir()
+    (root / "a.txt").write_text('one http://a.example/x\ttab and\n"http://b.example/q,uote"\n')
+    (root / "b.txt").write_text("again http://a.example/x and http://c.example/\n")
+    return root
+
+
+def test_tsv_and_csv_have_a_header_and_one_row_per_link(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = main(capsys, "extract", "--format", "tsv", "-q", "-r", str(texts))
+    lines = out.splitlines()
+    assert lines[0].split("\t") == list(COLUMNS)
+    rows = [dict(zip(COLUMNS, line.split("\t"), strict=True)) for line in lines[1:]]
+    assert [(row["uri"], row["line"], row["column"], row["start"]) for row in rows] == [
+        ("http://a.example/x", "1", "5", "4"), ("http://b.example/q,uote", "2", "2", "32"),
+        ("http://a.example/x", "1", "7", "6"), ("http://c.example/", "1", "30", "29"),
+    ]
+    out, _ = main(capsys, "extract", "--format", "csv", "-q", "-r", str(texts))
+    table = list(csv.DictReader(io.StringIO(out)))
+    assert [row["uri"] for row in table] == [row["uri"] for row in rows]
+    assert table[0]["input"] == str(texts / "a.txt") and table[0]["kind"] == "uri"
+
+
+def test_tsv_escapes_tabs_and_line_breaks_inside_a_field() -> None:
+    from linkkit.batch.formats import tsv_line
+
+    line = tsv_line({"input": "a\tb\nc\\d", "uri": "http://x/", "span": [1, 2]})
+    assert "\n" not in line and line.split("\t")[0] == "a\\tb\\nc\\\\d"
+
+
+def test_plain_is_the_default_and_text_its_old_name(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plain, _ = main(capsys, "extract", "-q", "-r", str(texts))
+    old, _ = main(capsys, "extract", "--format", "text", "-q", "-r", str(texts))
+    assert plain == old == "http://a.example/x\nhttp://b.example/q,uote\nhttp://a.example/x\nhttp://c.example/\n"
+
+
+def test_unique_keeps_the_first_occurrence_across_files(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = main(capsys, "extract", "--unique", "-q", "-r", str(texts))
+    assert out.splitlines() == ["http://a.example/x", "http://b.example/q,uote", "http://c.example/"]
+
+
+def test_output_file_gets_the_records(texts: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "links.jsonl"
+    out, _ = main(capsys, "extract", "--format", "jsonl", "-o", str(target), "-q", "-r", str(texts))
+    assert out == ""
+    records = [json.loads(line) for line in target.read_text().splitlines()]
+    assert [r["uri"] for r in records] == ["http://a.example/x", "http://b.example/q,uote", "http://a.example/x",
+                                           "http://c.example/"]
+
+
+def test_a_failed_input_is_an_error_record_in_its_place_on_stderr_too_and_exit_1(
+    texts: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = texts / "missing.txt"
+    out, err = main(capsys, "extract", "--format", "jsonl", str(texts / "a.txt"), str(missing), str(texts / "b.txt"),
+                    status=1)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["kind"] for r in records] == ["uri", "uri", "error", "uri", "uri"]
+    error = records[2]
+    assert (error["input"], error["uri"]) == (str(missing), None)
+    assert error["error"] == f"{missing}: No such file or directory"
+    assert list(error)[:10] == ["input", "line", "column", "span", "unit", "kind", "where", "raw", "uri", "base"]
+    assert f"linkkit: error: {missing}: No such file or directory" in err
+    # plain output stays one URI per line: the error is on standard error only
+    out, _ = main(capsys, "extract", str(missing), str(texts / "b.txt"), status=1)
+    assert out == "http://a.example/x\nhttp://c.example/\n"
+
+
+def test_a_summary_line_ends_a_batch_and_quiet_drops_it(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (texts / "data.bin").write_bytes(b"\x00\x01http://hidden.example/")
+    _, err = main(capsys, "extract", "-r", str(texts))
+    [summary] = err.splitlines()
+    assert summary.startswith("linkkit: 3 file(s), 2 record(s), 4 link(s), ")
+    assert summary.endswith("1 binary file(s) skipped, 0 error(s)")
+    assert "MB/s" in summary
+    assert main(capsys, "extract", "-r", "-q", str(texts))[1] == ""
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_drawn_on_a_terminal_only(texts: Path, monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["extract", str(texts / "a.txt")]) == 0
+    shown = terminal.getvalue()
+    assert "linkkit" in shown and "\r" in shown  # tqdm's bar, redrawn in place
+    assert "1 file(s), 1 record(s), 2 link(s)" in shown  # the summary, on a terminal even for one file
+    quiet = _Terminal()
+    monkeypatch.setattr(sys, "stderr", quiet)
+    assert cli.main(["extract", "-q", str(texts / "a.txt")]) == 0
+    assert quiet.getvalue() == ""
+
+
+# -- a tree of files ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    (root / "docs" / "a b").mkdir(parents=True)
+    (root / "index.html").write_text('<a href="docs/">docs</a><img src="logo.png">')
+    (root / "docs" / "a b" / "page.html").write_text('<a href="../../index.html">home</a> <a href="#top">top</a>')
+    (root / "docs" / "notes.txt").write_text("read http://example.org/x and more\n")
+    (root / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    return root
+
+
+def test_each_file_gets_the_url_its_path_under_the_root_implies() -> None:
+    assert retrieval_url("https://site.example/", "/s", "/s/docs/a b/page.html") == (
+        "https://site.example/docs/a%20b/page.html")
+    assert retrieval_url("https://site.example/export", "/s", "/s/index.html") == (
+        "https://site.example/export/index.html")
+    assert retrieval_url("https://site.example/", "/s", "/s/c%d#e?.html") == "https://site.example/c%25d%23e%3F.html"
+
+
+def test_absolutize_r_into_a_mirror_makes_a_site_export_absolute(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = {path: path.read_bytes() for path in site.rglob("*") if path.is_file()}
+    mirror = tmp_path / "mirror"
+    main(capsys, "absolutize", "-r", str(site), "--base-url", "https://site.example/", "-o", str(mirror), "-q")
+    assert (mirror / "index.html").read_text() == (
+        '<a href="https://site.example/docs/">docs</a><img src="https://site.example/logo.png">')
+    assert (mirror / "docs" / "a b" / "page.html").read_text() == (
+        '<a href="https://site.example/index.html">home</a> '
+        '<a href="https://site.example/docs/a%20b/page.html#top">top</a>')
+    assert (mirror / "docs" / "notes.txt").read_bytes() == before[site / "docs" / "notes.txt"]  # copied as it is
+    assert (mirror / "logo.png").read_bytes() == before[site / "logo.png"]
+    assert {path: path.read_bytes() for path in site.rglob("*") if path.is_file()} == before  # the tree untouched
+
+
+def test_absolutize_r_in_place_rewrites_each_file_and_a_failure_leaves_that_file_as_it_was(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    locked = site / "docs" / "a b" / "page.html"
+    old = locked.read_bytes()
+    locked.chmod(0o444)  # read-only: not replaced without --force, for every user (replacing() checks the mode)
+    _, err = main(capsys, "absolutize", "-r", str(site), "--base", "https://site.example/", "--in-place", "-q",
+                  status=1)
+    assert f"{locked}: read-only; not replaced" in err
+    assert locked.read_bytes() == old
+    assert (site / "index.html").read_text().startswith('<a href="https://site.example/docs/">')
+    assert not [name for name in os.listdir(site / "docs" / "a b") if "linkkit-tmp" in name]
+
+
+def test_rewrite_r_rewrites_texts_and_leaves_markup_and_binary_files(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mirror = tmp_path / "out"
+    main(capsys, "rewrite", "-r", str(site), "--angle", "-o", str(mirror), "-q")
+    assert (mirror / "docs" / "notes.txt").read_text() == "read <http://example.org/x> and more\n"
+    assert (mirror / "index.html").read_bytes() == (site / "index.html").read_bytes()
+    assert (mirror / "logo.png").read_bytes() == (site / "logo.png").read_bytes()
+    main(capsys, "rewrite", "-r", str(site), "--angle", "--in-place", "-q")
+    assert (site / "docs" / "notes.txt").read_text() == "read <http://example.org/x> and more\n"
+
+
+@pytest.mark.parametrize("argv", [
+    ["absolutize", "-r", "{site}", "--base", "https://s.example/"],  # neither --in-place nor -o
+    ["rewrite", "-r", "{site}", "{site}", "--in-place"],  # one folder
+    ["rewrite", "-r", "{site}", "-o", "{site}/out"],  # the mirror inside the tree
+    ["extract", "-0"],  # -0 without --files-from
+])
+def test_batch_usage_errors_exit_2(argv: list[str], site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main([arg.format(site=site) for arg in argv])
+    assert stop.value.code == 2

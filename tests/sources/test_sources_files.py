@@ -1,0 +1,168 @@
+"""Files and folders as sources: recursion, globs, symbolic links, lists of names, compressed files told by
+content, binary files skipped and counted, and inputs that cannot be read reported where they stand."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import json
+import lzma
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import zstandard
+
+from linkkit import cli
+from linkkit.sources import Counts, WalkOptions, documents, names_from
+from linkkit.sources.compressed import compression, open_input
+from linkkit.sources.files import is_binary
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> tuple[list[str], str]:
+    assert cli.main(["extract", "-j", "1", *argv]) == status
+    captured = capsys.readouterr()
+    return captured.out.splitlines(), captured.err
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    """A folder of texts, compressed four ways (one nested), with a binary file and a sub-folder."""
+    root = tmp_path / "tree"
+    (root / "sub" / "deeper").mkdir(parents=True)
+    (root / "a.txt").write_text("see http://a.example/1.\n")
+    (root / "b.gz").write_bytes(gzip.compress(b"gzip http://b.example/2\n"))
+    (root / "sub" / "c.log").write_bytes(bz2.compress(b"bzip2 http://c.example/3\n"))
+    (root / "sub" / "d.xz").write_bytes(lzma.compress(b"xz http://d.example/4\n"))
+    (root / "sub" / "deeper" / "e.zst").write_bytes(zstandard.ZstdCompressor().compress(b"zstd http://e.example/5\n"))
+    (root / "sub" / "deeper" / "f.txt.gz.xz").write_bytes(lzma.compress(gzip.compress(b"nested http://f.example/6\n")))
+    (root / "image.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00http://not.example/\x00")
+    return root
+
+
+EXPECTED = [
+    "http://a.example/1", "http://b.example/2", "http://c.example/3", "http://d.example/4", "http://e.example/5",
+    "http://f.example/6",
+]
+
+
+def test_a_folder_is_read_recursively_in_name_order_decompressing_by_content(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, err = run(capsys, "-r", str(tree))
+    assert out == EXPECTED
+    assert "1 binary file(s) skipped" in err and "0 error(s)" in err
+    assert "7 file(s)" in err
+
+
+def test_compression_is_told_by_magic_number_not_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "plain.gz"
+    path.write_bytes(b"not compressed")
+    assert compression(path.read_bytes()) is None
+    with open_input(str(path)) as stream:
+        assert stream.read() == b"not compressed"
+    hidden = tmp_path / "notes.txt"
+    hidden.write_bytes(zstandard.ZstdCompressor().compress(b"hidden"))
+    with open_input(str(hidden)) as stream:
+        assert stream.read() == b"hidden"
+
+
+def test_a_nul_byte_in_the_first_8_kib_makes_a_file_binary_unless_it_is_utf_16_with_a_bom() -> None:
+    assert is_binary(b"abc\x00def")
+    assert not is_binary("http://x.example/".encode("utf-16"))
+    assert not is_binary(b"a" * 100)
+
+
+def test_a_binary_file_named_on_the_command_line_is_skipped_too(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out, _ = run(capsys, str(tree / "image.bin"), str(tree / "a.txt"))
+    assert out == ["http://a.example/1"]
+
+
+def test_include_and_exclude_globs_match_names_and_paths_under_the_folder(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "-r", str(tree), "--include", "*.txt")[0] == ["http://a.example/1"]
+    assert run(capsys, "-r", str(tree), "--exclude", "sub")[0] == EXPECTED[:2]
+    assert run(capsys, "-r", str(tree), "--include", "sub/deeper/*")[0] == EXPECTED[4:]
+    assert run(capsys, "-r", str(tree), "--exclude", "*.gz", "--exclude", "*.xz")[0] == [
+        "http://a.example/1", "http://c.example/3", "http://e.example/5"]
+
+
+def test_symbolic_links_under_a_folder_are_followed_only_when_asked(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "o.txt").write_text("http://outside.example/\n")
+    (tree / "zz-link").symlink_to(outside, target_is_directory=True)
+    (tree / "zz-loop").symlink_to(tree, target_is_directory=True)  # a loop back up is entered once, at most
+    assert run(capsys, "-r", str(tree))[0] == EXPECTED
+    assert run(capsys, "-r", "-L", str(tree))[0] == [*EXPECTED, "http://outside.example/"]
+
+
+def test_an_unreadable_input_is_an_error_in_its_place_and_the_batch_goes_on(
+    tree: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # chmod 000 does not stop root, who may run the tests: a broken symbolic link, followed with -L, is an input
+    # that cannot be read for every user; chmod 000 is added when it does stop us.
+    (tree / "sub" / "broken").symlink_to(tree / "no-such-file")
+    unreadable = [str(tree / "sub" / "broken")]
+    if os.geteuid() != 0:
+        locked = tree / "sub" / "locked.txt"
+        locked.write_text("http://locked.example/\n")
+        locked.chmod(0)
+        unreadable.append(str(locked))
+    out, err = run(capsys, "-r", "-L", "--format", "jsonl", str(tree), status=1)
+    records = [json.loads(line) for line in out]
+    errors = [r for r in records if r["kind"] == "error"]
+    assert [r["input"] for r in errors] == unreadable
+    assert [r["uri"] for r in records if r["kind"] != "error"] == EXPECTED
+    assert f"linkkit: error: {tree / 'sub' / 'broken'}: No such file or directory" in err
+    assert f"{len(unreadable)} error(s)" in err
+
+
+def test_files_from_reads_names_one_a_line_or_nul_separated(
+    tree: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    names = [str(tree / "a.txt"), str(tree / "sub" / "d.xz")]
+    listing = tmp_path / "list"
+    listing.write_text("\n".join(names) + "\n")
+    assert run(capsys, "--files-from", str(listing), "-q")[0] == ["http://a.example/1", "http://d.example/4"]
+    listing.write_bytes(b"\0".join(os.fsencode(name) for name in reversed(names)) + b"\0")
+    assert run(capsys, "--files-from", str(listing), "-0", "-q")[0] == ["http://d.example/4", "http://a.example/1"]
+
+
+def test_names_from_splits_across_reads_and_skips_empty_entries() -> None:
+    assert list(names_from(io.BytesIO(b"a\n\nb c\r\nd"), null=False)) == ["a", "b c", "d"]
+    assert list(names_from(io.BytesIO(b"a\nb\0\0c"), null=True)) == ["a\nb", "c"]
+
+
+def test_a_dash_is_standard_input_even_when_compressed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = gzip.compress(b"stdin http://in.example/\n")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    assert run(capsys, "-")[0] == ["http://in.example/"]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"stdin http://in.example/\n")))
+    assert run(capsys, "-")[0] == ["http://in.example/"]
+
+
+def test_documents_carry_kind_name_size_and_position(tree: Path) -> None:
+    mbox = tree / "box.mbox"
+    mbox.write_bytes(b"From a@x Mon Nov 16 09:00:00 2026\nSubject: 1\n\nhttp://m.example/1\n\n"
+                     b"From b@x Mon Nov 16 09:00:00 2026\nSubject: 2\n\nhttp://m.example/2\n")
+    counts = Counts()
+    found = list(documents([str(mbox), str(tree / "a.txt"), str(tree / "image.bin")], WalkOptions(), counts))
+    assert [(d.kind, d.position.message, d.position.offset) for d in found] == [
+        ("mail", 0, 0), ("mail", 1, mbox.read_bytes().index(b"From b@")), ("text", None, None)]
+    assert found[2].data == b"see http://a.example/1.\n" and found[2].size == len(found[2].data)
+    assert (counts.files, counts.binary, counts.skipped) == (3, 1, [str(tree / "image.bin")])
+
+
+def test_a_large_file_is_read_when_processed_not_when_listed(tmp_path: Path) -> None:
+    big = tmp_path / "big.txt"
+    big.write_bytes(b"x" * 20000 + b" http://late.example/\n")
+    [document] = documents([str(big)], WalkOptions(), Counts())
+    assert (document.data, document.path, document.size) == (None, str(big), big.stat().st_size)

@@ -1,0 +1,249 @@
+"""The WARC policy of linkkit.sources.warc, end to end through ``linkkit extract --format jsonl``, on archives
+written in the tests (tests/warc_builder.py)."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import zlib
+from pathlib import Path
+
+import pytest
+from warc_builder import chunked, per_record_gzip, record, response
+
+from linkkit import cli
+
+PAGE = b'<!doctype html><p><a href="next.html">next</a> <img srcset="a.png 1x, /b.png 2x">'
+
+
+def extract(capsys: pytest.CaptureFixture[str], *paths: Path, status: int = 0) -> list[dict[str, object]]:
+    assert cli.main(["extract", "--format", "jsonl", "-j", "1", *map(str, paths)]) == status
+    return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+
+
+def write(tmp_path: Path, name: str, data: bytes) -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    return path
+
+
+def test_a_response_gives_its_html_links_resolved_against_the_target_uri(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    archive = write(tmp_path, "a.warc", response("http://site.example/dir/page", PAGE,
+                                                 headers=[("Content-Type", "text/html")]))
+    records = extract(capsys, archive)
+    assert [(r["where"], r["uri"]) for r in records] == [
+        ("a href", "http://site.example/dir/next.html"),
+        ("img srcset", "http://site.example/dir/a.png"),
+        ("img srcset", "http://site.example/b.png"),
+    ]
+    first = records[0]
+    assert (first["input"], first["offset"], first["target_uri"], first["base"]) == (
+        str(archive), 0, "http://site.example/dir/page", "http://site.example/dir/page")
+    assert first["record_id"].startswith("<urn:uuid:")
+
+
+def test_a_chunked_gzip_payload_is_dechunked_then_decompressed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = chunked(gzip.compress(PAGE))
+    archive = write(tmp_path, "c.warc", response("http://site.example/", body, headers=[
+        ("Content-Type", "text/html; charset=utf-8"), ("Transfer-Encoding", "chunked"), ("Content-Encoding", "gzip"),
+    ]))
+    assert [r["uri"] for r in extract(capsys, archive)] == [
+        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
+
+
+@pytest.mark.parametrize("encode", [zlib.compress, lambda data: zlib.compress(data)[2:-4]], ids=["zlib", "raw"])
+def test_a_deflate_payload_is_decompressed_zlib_or_raw(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], encode: object
+) -> None:
+    archive = write(tmp_path, "d.warc", response("http://site.example/", encode(PAGE), headers=[  # type: ignore[operator]
+        ("Content-Type", "text/html"), ("Content-Encoding", "deflate")]))
+    assert extract(capsys, archive)[0]["uri"] == "http://site.example/next.html"
+
+
+def test_a_brotli_payload_is_decompressed_when_brotli_is_at_hand(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    brotli = pytest.importorskip("brotli")
+    archive = write(tmp_path, "b.warc", response("http://site.example/", brotli.compress(PAGE), headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", "br")]))
+    assert extract(capsys, archive)[0]["uri"] == "http://site.example/next.html"
+
+
+def test_windows_1252_is_not_latin_1_and_the_http_charset_beats_the_meta(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # iso-8859-1 is a label of windows-1252 (Encoding Standard): 0x92 is U+2019, not the C1 control U+0092
+    page = b'<meta charset="utf-8"><a href="/caf\x92s">x</a>'
+    archive = write(tmp_path, "w.warc", response("http://site.example/", page, headers=[
+        ("Content-Type", "text/html; charset=ISO-8859-1")]))
+    [link] = extract(capsys, archive)
+    assert link["raw"] == "/caf\u2019s"
+    assert link["uri"].startswith("http://site.example/caf")
+    assert "\u0092" not in link["uri"]
+
+
+def test_the_meta_prescan_decides_when_http_declares_no_charset_and_a_bom_beats_http(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    meta = response("http://site.example/m", b'<meta charset="windows-1252"><a href="/\x93q\x94">x</a>',
+                    headers=[("Content-Type", "text/html")])
+    bom = response("http://site.example/b", b'\xef\xbb\xbf<a href="/\xc3\xa9">x</a>',
+                   headers=[("Content-Type", "text/html; charset=windows-1252")])
+    archive = write(tmp_path, "e.warc", meta + bom)
+    assert [r["raw"] for r in extract(capsys, archive)] == ["/\u201cq\u201d", "/\u00e9"]
+
+
+def test_header_links_come_first_in_header_order_resolved_against_the_target(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    headers = [
+        ("Content-Type", "text/html"),
+        ("Link", '</style.css>; rel=stylesheet; title="a, <b>", <https://cdn.example/x.js>; rel=preload'),
+        ("Location", "/moved/here"),
+        ("Refresh", "5; url=later.html"),
+        ("Link", "<next/>; rel=next"),
+        ("Content-Location", "/elsewhere/other/"),
+    ]
+    archive = write(tmp_path, "h.warc", response("http://site.example/dir/page", b'<a href="rel">x</a>',
+                                                 status="301 Moved Permanently", headers=headers))
+    records = extract(capsys, archive)
+    assert [(r["where"], r["uri"]) for r in records] == [
+        ("http link", "http://site.example/style.css"),
+        ("http link", "https://cdn.example/x.js"),
+        ("http location", "http://site.example/moved/here"),
+        ("http refresh", "http://site.example/dir/later.html"),
+        ("http link", "http://site.example/dir/next/"),
+        ("http content-location", "http://site.example/elsewhere/other/"),
+        # Content-Location is not a base (RFC 7231 3.1.4.2): the body resolves against the target URI
+        ("a href", "http://site.example/dir/rel"),
+    ]
+    block = archive.read_bytes()
+    start = block.index(b"HTTP/1.1")
+    for found in records[:-1]:  # a header link's span is where its URL is written in the HTTP header block
+        begin, end = found["span"]
+        assert block[start + begin:start + end].decode() == found["raw"]
+
+
+def test_location_counts_only_on_a_redirection(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    archive = write(tmp_path, "l.warc", response("http://site.example/", b"", headers=[
+        ("Content-Type", "text/html"), ("Location", "/not-a-redirect")]))
+    assert extract(capsys, archive) == []
+
+
+def test_an_html_base_href_overrides_the_target_uri(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = b'<base href="http://other.example/root/"><a href="x">x</a>'
+    archive = write(tmp_path, "b.warc", response("http://site.example/page", page,
+                                                 headers=[("Content-Type", "text/html")]))
+    assert [r["uri"] for r in extract(capsys, archive)] == ["http://other.example/root/", "http://other.example/root/x"]
+
+
+def test_an_angle_bracketed_target_uri_is_stripped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    archive = write(tmp_path, "t.warc", response("<http://site.example/dir/>", PAGE, version="1.0",
+                                                 headers=[("Content-Type", "text/html")]))
+    records = extract(capsys, archive)
+    assert records[0]["uri"] == "http://site.example/dir/next.html"
+    assert records[0]["target_uri"] == "http://site.example/dir/"
+
+
+def test_resource_records_are_read_by_their_warc_content_type(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = record("resource", b"see http://a.example/doc.", target="file:///notes.txt", content_type="text/plain")
+    page = record("resource", b'<a href="b.html">b</a>', target="http://site.example/a/",
+                  content_type="text/html; charset=utf-8")
+    image = record("resource", b"\x89PNG http://not.example/", target="http://site.example/i.png",
+                   content_type="image/png")
+    archive = write(tmp_path, "r.warc", text + page + image)
+    assert [(r["kind"], r["uri"]) for r in extract(capsys, archive)] == [
+        ("uri", "http://a.example/doc"), ("url", "http://site.example/a/b.html")]
+
+
+def test_records_that_hold_no_page_give_no_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = b"GET / HTTP/1.1\r\nReferer: http://r.example/\r\n\r\n"
+    others = b"".join([
+        record("warcinfo", b"software: http://tool.example/", content_type="application/warc-fields"),
+        record("request", body, target="http://site.example/", content_type="application/http;msgtype=request"),
+        record("metadata", b"outlink: http://m.example/", target="http://site.example/",
+               content_type="application/warc-fields"),
+        record("revisit", b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", target="http://site.example/",
+               extra={"WARC-Profile": "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest"}),
+        record("conversion", b"http://c.example/", target="http://site.example/", content_type="text/plain"),
+        response("http://site.example/p.png", b"\x89PNG <a href='x'>", headers=[("Content-Type", "image/png")]),
+    ])
+    archive = write(tmp_path, "o.warc", others)
+    assert extract(capsys, archive) == []
+
+
+def test_a_plain_text_response_is_scanned_in_its_http_charset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = "voir http://é.example/ç.".encode("latin-1")
+    archive = write(tmp_path, "p.warc", response("http://site.example/a.txt", body,
+                                                 headers=[("Content-Type", "text/plain; charset=iso-8859-1")]))
+    [found] = extract(capsys, archive)
+    assert (found["uri"], found["line"], found["column"]) == ("http://é.example/ç", 1, 6)
+
+
+@pytest.mark.parametrize("compression", ["none", "per-record", "whole", "bzip2"])
+def test_every_framing_gives_the_same_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], compression: str
+) -> None:
+    records = [response(f"http://site.example/{i}/", PAGE, headers=[("Content-Type", "text/html")]) for i in range(3)]
+    data = b"".join(records)
+    if compression == "per-record":
+        data, offsets = per_record_gzip(records)
+    elif compression == "whole":
+        data = gzip.compress(data)
+    elif compression == "bzip2":
+        data = bz2.compress(data)
+    archive = write(tmp_path, "f.warc.x", data)
+    found = extract(capsys, archive)
+    assert [r["uri"] for r in found] == [
+        uri for i in range(3)
+        for uri in (f"http://site.example/{i}/next.html", f"http://site.example/{i}/a.png", "http://site.example/b.png")
+    ]
+    if compression == "none":
+        starts = [0, len(records[0]), len(records[0]) + len(records[1])]
+        assert sorted({r["offset"] for r in found}) == starts
+    if compression == "per-record":
+        assert sorted({r["offset"] for r in found}) == offsets
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("cut", [5, 60, -10], ids=["in-version-line", "in-header", "in-content"])
+def test_a_truncated_archive_keeps_every_earlier_record_and_reports_the_offset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, cut: int
+) -> None:
+    records = [response(f"http://site.example/{i}", f'<a href="/p{i}">x</a>'.encode() * 20,
+                        headers=[("Content-Type", "text/html")]) for i in range(4)]
+    if per_record:
+        data, offsets = per_record_gzip(records)
+    else:
+        data = b"".join(records)
+        offsets = [sum(map(len, records[:i])) for i in range(4)]
+    if cut > 0:
+        end = offsets[3] + cut
+    else:  # inside the last record's content: its deflate stream or its bytes cut a quarter from their end
+        end = offsets[3] + (len(data) - offsets[3]) * 3 // 4 if per_record else len(data) - 100
+    archive = write(tmp_path, "cut.warc.gz" if per_record else "cut.warc", data[:end])
+    found = extract(capsys, archive, status=1)
+    assert [r["uri"] for r in found if r["kind"] != "error"] == [
+        f"http://site.example/p{i}" for i in range(3) for _ in range(20)]
+    [error] = [r for r in found if r["kind"] == "error"]
+    assert error["input"] == str(archive)
+    assert error["offset"] == offsets[3]
+    assert str(offsets[3]) in error["error"]
+    assert found[-1] is error  # the error sits where the record's links would be
