@@ -1,0 +1,135 @@
+"""Redaction: the secrets a URI carries (a userinfo password, token query parameters) masked before it is shared.
+
+Logs and mail archives keep credentials in URLs (RFC 3986 7.5: "user:password" in userinfo; a session id or an
+access token in the query, or in the fragment of an OAuth 2.0 implicit grant, RFC 6749 4.2.2). :func:`redact`
+masks them in one URI and copies every other character; :func:`redact_text`, :func:`redact_html` and
+:func:`redact_message` do it for every link of a text, an HTML document or a message, byte for byte elsewhere.
+
+    >>> redact("https://alice:s3cret@example.com/cb?code=x&state=1#access_token=abc", query=["access_token", "code"])
+    'https://alice:***@example.com/cb?code=***&state=1#access_token=***'
+"""
+
+from __future__ import annotations
+
+import email.message
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ..link import LinkLike
+from ..uri.model import split_match
+from ..uri.percent import percent_decode
+
+MASK = "***"  # RFC 3986 2.2: "*" is a sub-delim, so the masked URI stays valid in userinfo, query and fragment
+Document = TypeVar("Document", str, bytes)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Redaction:
+    """What :func:`redact` masks: the userinfo's password (or, with *drop_userinfo*, the whole userinfo and its
+    ``@``), and the values of the query (and fragment) parameters named in *query*, compared case-insensitively
+    after percent-decoding (``Access_Token``, ``access%5Ftoken``). *mask* replaces each secret."""
+
+    mask: str = MASK
+    drop_userinfo: bool = False
+    query: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, *, mask: str = MASK, drop_userinfo: bool = False, query: Iterable[str] = ()) -> Redaction:
+        if isinstance(query, str):
+            raise TypeError("query takes parameter names (a list), not one str")
+        return cls(mask=mask, drop_userinfo=drop_userinfo, query=frozenset(_name(n) for n in query))
+
+
+def _name(name: str) -> str:
+    """A parameter name as compared: percent-decoded, "+" read as a space (application/x-www-form-urlencoded),
+    case-folded."""
+    return percent_decode(name.replace("+", " "), errors="replace").casefold()
+
+
+def _userinfo(authority: str, redaction: Redaction) -> str:
+    """RFC 3986 3.2.1: the authority with the password of its userinfo masked, or the userinfo dropped."""
+    at = authority.rfind("@")
+    if at < 0:
+        return authority
+    after = at + 1
+    if authority[at - 1 : at + 2] == "[@]":  # a defanged "@" (linkkit.security.defang) delimits it the same
+        at, after = at - 1, at + 2
+    if redaction.drop_userinfo:
+        return authority[after:]
+    userinfo = authority[:at]
+    colon = userinfo.find(":")
+    if colon < 0 or colon == len(userinfo) - 1:
+        return authority  # no password, or an empty one: nothing to hide
+    return userinfo[: colon + 1] + redaction.mask + authority[at:]
+
+
+def _parameters(component: str, redaction: Redaction) -> str:
+    """A query or fragment with the values of the named ``name=value`` parameters (split at "&") masked."""
+    if "=" not in component:
+        return component
+    pairs = component.split("&")
+    changed = False
+    for index, pair in enumerate(pairs):
+        name, equals, value = pair.partition("=")
+        if equals and value and _name(name) in redaction.query:
+            pairs[index] = name + "=" + redaction.mask
+            changed = True
+    return "&".join(pairs) if changed else component
+
+
+def redact(uri: str, *, mask: str = MASK, drop_userinfo: bool = False, query: Iterable[str] = ()) -> str:
+    """*uri* with its userinfo password masked (``user:***@``; the userinfo and its "@" dropped with
+    *drop_userinfo*) and the values of the query and fragment parameters named in *query* masked; every other
+    character is copied. A URI with nothing to mask is returned as it is.
+    """
+    return redacted(uri, Redaction.of(mask=mask, drop_userinfo=drop_userinfo, query=query))
+
+
+def redacted(uri: str, redaction: Redaction) -> str:
+    """:func:`redact` with its options held in a :class:`Redaction` (built once for many URIs)."""
+    match = split_match(uri)
+    authority, query, fragment = match.group(2), match.group(4), match.group(5)
+    if authority is not None and "@" in authority:
+        new = _userinfo(authority, redaction)
+        if new != authority:
+            uri = uri[: match.start(2)] + new + uri[match.end(2) :]
+            match = split_match(uri)
+            query, fragment = match.group(4), match.group(5)
+    if not redaction.query or (query is None and fragment is None):
+        return uri
+    pieces = [uri[: match.end(3)]]
+    if query is not None:
+        pieces.append("?" + _parameters(query, redaction))
+    if fragment is not None:
+        pieces.append("#" + _parameters(fragment, redaction))
+    return "".join(pieces)
+
+
+def replacer(redaction: Redaction) -> Callable[[LinkLike], str]:
+    """The ``repl`` of :func:`linkkit.sub`, :func:`linkkit.html.rewrite` and :func:`linkkit.mail.rewrite` that
+    redacts each link as written (``link.raw``), leaving every link without a secret untouched."""
+    return lambda link: redacted(link.raw, redaction)
+
+
+def redact_text(text: str, *, redaction: Redaction, abbreviated: bool = True, emails: bool = False) -> str:
+    """*text* with every reference the scanner finds redacted in place (:func:`linkkit.sub`)."""
+    from ..text import sub
+
+    return sub(replacer(redaction), text, abbreviated=abbreviated, emails=emails)
+
+
+def redact_html(document: Document, *, redaction: Redaction, encoding: str | None = None) -> Document:
+    """An HTML *document* (str or bytes) with every URL it holds redacted in place, the links of its visible text
+    too (:func:`linkkit.html.rewrite`); every other byte is copied."""
+    from .. import html
+
+    return html.rewrite(document, replacer(redaction), encoding=encoding, text=True)
+
+
+def redact_message(message: bytes | email.message.Message, *, redaction: Redaction) -> bytes:
+    """A message with every link of its text parts redacted in place (:func:`linkkit.mail.rewrite`): a part
+    without a secret, headers and attachments are copied byte for byte."""
+    from .. import mail
+
+    return mail.rewrite(message, replacer(redaction))

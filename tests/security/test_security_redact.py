@@ -1,0 +1,98 @@
+"""Redaction (linkkit.security.redact): the table of tests/fixtures/security/redact.txt, and redaction of every
+link of a text, an HTML document and a message, byte for byte elsewhere."""
+
+from __future__ import annotations
+
+import binascii
+
+import pytest
+from fixtures_loader import load_table
+from hypothesis import given
+from hypothesis import strategies as st
+
+import linkkit
+from linkkit import mail
+from linkkit.security import Redaction, flags, redact, redact_html, redact_message, redact_text
+
+
+def _options(text: str) -> dict[str, object]:
+    options: dict[str, object] = {}
+    for word in [] if text == "-" else text.split(" ", 1) if text.startswith("drop ") else [text]:
+        if word == "drop":
+            options["drop_userinfo"] = True
+        elif word.startswith("query="):
+            options["query"] = word[len("query=") :].split(",")
+    return options
+
+
+@pytest.mark.parametrize(("uri", "options", "expected"), load_table("security/redact.txt"))
+def test_redact_table(uri: str, options: str, expected: str) -> None:
+    assert redact(uri, **_options(options)) == expected  # type: ignore[arg-type]
+
+
+def test_the_mask_can_be_chosen_and_names_must_be_a_list() -> None:
+    assert redact("http://u:p@h/?t=1", mask="REDACTED", query=["t"]) == "http://u:REDACTED@h/?t=REDACTED"
+    with pytest.raises(TypeError, match="list"):
+        redact("http://h/?t=1", query="t")
+
+
+TOKEN = Redaction.of(query=["token", "sid"])
+TEXT = (
+    "2024-01-01 GET https://bob:hunter2@api.example/x?token=abc&y=1 200\n"
+    "  see <http://a.example/?SID=5&x=%41> and www.example.org/?token=t, done.\n"
+    "  clean http://example.net/?q=1 stays.\n"
+)
+
+
+def test_redact_text_replaces_only_the_secrets() -> None:
+    assert redact_text(TEXT, redaction=TOKEN) == (
+        "2024-01-01 GET https://bob:***@api.example/x?token=***&y=1 200\n"
+        "  see <http://a.example/?SID=***&x=%41> and www.example.org/?token=***, done.\n"
+        "  clean http://example.net/?q=1 stays.\n"
+    )
+
+
+def test_redact_html_writes_each_value_for_its_place_and_copies_every_other_byte() -> None:
+    document = (b"<!doctype html><p title='x'>Hi <a href=\"https://u:p@x.example/?token=1&amp;a=2\">x</a>"
+                b"<img src=/clean.png> see https://x.example/?token=2 &amp; more</p>")
+    assert redact_html(document, redaction=TOKEN) == (
+        b"<!doctype html><p title='x'>Hi <a href=\"https://u:***@x.example/?token=***&amp;a=2\">x</a>"
+        b"<img src=/clean.png> see https://x.example/?token=*** &amp; more</p>"
+    )
+    clean = b"<a href='http://a.example/?q=1&b=2'>a</a> http://b.example/ &copy;"
+    assert redact_html(clean, redaction=TOKEN) is clean or redact_html(clean, redaction=TOKEN) == clean
+
+
+def test_redact_message_reencodes_only_the_part_with_a_secret() -> None:
+    plain = "Reset: https://mail.example/reset?token=s3cr3t&u=7 \u00e9t\u00e9\r\n"
+    body = binascii.b2a_qp(plain.encode("utf-8"), istext=True)
+    message = (
+        b"From: a@example.org\r\nContent-Type: multipart/mixed; boundary=XX\r\n\r\npreamble\r\n--XX\r\n"
+        b"Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n" + body
+        + b"\r\n--XX\r\nContent-Type: text/plain\r\n\r\nclean http://example.net/?q=1\r\n--XX--\r\nepilogue\r\n"
+    )
+    new = redact_message(message, redaction=TOKEN)
+    assert [link.uri for link in mail.links(new)] == ["https://mail.example/reset?token=***&u=7", "http://example.net/?q=1"]
+    assert new.startswith(message[: message.index(b"Reset")])
+    assert new.endswith(message[message.index(b"\r\n--XX\r\nContent-Type: text/plain\r\n\r\nclean") :])
+    clean = message.replace(b"token", b"other")
+    assert redact_message(clean, redaction=TOKEN) == clean
+
+
+_PROSE = st.lists(
+    st.sampled_from([*"ab :/.?=&@#<>()\n\"'", "token=", "http://", "u:p@", "www.", "hxxp", "[.]"])
+).map("".join)
+
+
+@given(_PROSE)
+def test_an_identity_rewrite_with_flags_computed_is_byte_identical(text: str) -> None:
+    # Computing every reference's flags on the way changes nothing that is written.
+    assert linkkit.sub(lambda ref: (flags(ref.uri), ref.raw)[1], text) == text
+
+
+@given(_PROSE)
+def test_redaction_is_idempotent_and_leaves_text_without_secrets_alone(text: str) -> None:
+    redacted = redact_text(text, redaction=TOKEN)
+    assert redact_text(redacted, redaction=TOKEN) == redacted
+    if "@" not in text and "token=" not in text:
+        assert redacted == text

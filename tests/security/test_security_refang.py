@@ -1,0 +1,177 @@
+"""Refanging and defanging (linkkit.security.defang): the real-report spellings of
+tests/fixtures/security/refang.txt, each with its URI and the span of what was written; refang(defang(x)) == x
+for valid URIs; prose left alone."""
+
+from __future__ import annotations
+
+import pytest
+from fixtures_loader import load_table
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import linkkit
+from linkkit.security import defang, defang_written, refang, refanged
+from linkkit.uri.charset import PCHAR, SUB_DELIMS, UNRESERVED
+
+
+def marked(line: str) -> tuple[str, list[tuple[int, int]]]:
+    """The text of a fixture line with its |markers| taken out, and the spans they marked."""
+    pieces = line.split("|")
+    text, spans, at = "", [], 0
+    for index, piece in enumerate(pieces):
+        if index % 2:
+            spans.append((at, at + len(piece)))
+        text += piece
+        at += len(piece)
+    return text, spans
+
+
+def _cases() -> list[object]:
+    cases = []
+    for row in load_table("security/refang.txt"):
+        text, spans = marked(row[0])
+        uris = [] if row[1] == "-" else row[1].split(" ")
+        cases.append(pytest.param(text, spans, uris, len(row) > 2 and row[2] == "emails", id=row[0]))
+    return cases
+
+
+@pytest.mark.parametrize(("text", "spans", "uris", "emails"), _cases())
+def test_refanged_text_is_scanned_and_spans_point_at_what_was_written(
+    text: str, spans: list[tuple[int, int]], uris: list[str], emails: bool
+) -> None:
+    reading = refanged(text)
+    found = [(ref.uri, reading.original_span(*ref.span())) for ref in linkkit.finditer(reading.text, emails=emails)]
+    assert found == list(zip(uris, spans, strict=True))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("hxxp://a", "http://a"),
+        ("hXXp://a", "http://a"),
+        ("HxXP://a", "HTTP://a"),
+        ("h**ps://a", "https://a"),
+        ("xhxxp://a", "xhxxp://a"),  # not at a word's start
+        ("hxxp is a word", "hxxp is a word"),  # no ":" after it
+        ("a [.] b", "a [.] b"),  # not glued to the text before it
+        ("re.split('[.]', s)", "re.split('[.]', s)"),  # after a quote
+        ("a[.]b", "a.b"),
+        ("a[dot]b a[dot] b", "a.b a[dot] b"),  # [dot] between two letters or digits
+        ("x/a(.)b", "x/a(.)b"),  # in a path
+        ("a(.)b?c(.)d", "a.b?c(.)d"),  # the host, not the query
+        ("u(.)v@host", "u(.)v@host"),  # a userinfo, not the host
+        ("mailto:a[@]b[.]c", "mailto:a@b.c"),
+        ("ftp[://]x", "ftp://x"),
+        ("tel[:]+1", "tel:+1"),  # "[:]" after a scheme or host character
+        ("a [:] b", "a [:] b"),
+    ],
+)
+def test_refang_spellings(text: str, expected: str) -> None:
+    assert refang(text) == expected
+
+
+def test_refang_leaves_text_without_a_defanged_spelling_as_it_is() -> None:
+    text = "Nothing defanged here: http://example.org/ (and a smiley :-) [x] {y}."
+    reading = refanged(text)
+    assert reading.text is text and reading.edits == ()
+    assert reading.original_span(3, 9) == (3, 9)
+
+
+def test_original_span_covers_a_replacement_touched_by_the_span() -> None:
+    reading = refanged("go hxxp://a[.]b[.]c now")
+    assert reading.text == "go http://a.b.c now"
+    assert reading.original_span(3, 15) == (3, 19)  # the whole reference
+    assert reading.original_span(11, 12) == (11, 14)  # "." is "[.]"
+    assert reading.original_span(11, 11) == (11, 11)
+    assert reading.original_span(16, 19) == (20, 23)  # "now", shifted by the edits before it
+
+
+@pytest.mark.parametrize(
+    ("uri", "expected"),
+    [
+        ("http://example.com/a.b", "hxxp://example[.]com/a.b"),
+        ("https://user:pw@www.example.com:8443/", "hxxps://user:pw[@]www[.]example[.]com:8443/"),
+        ("HTTP://EXAMPLE.COM/", "HTTP[://]EXAMPLE[.]COM/"),
+        ("ftp://192.0.2.1/pub", "ftp[://]192[.]0[.]2[.]1/pub"),
+        ("http://[2001:db8::1]/", "hxxp://[2001:db8::1]/"),
+        ("mailto:a@example.org,b@example.net?subject=x.y", "mailto[:]a[@]example[.]org,b[@]example[.]net?subject=x.y"),
+        ("urn:isbn:0451450523", "urn[:]isbn:0451450523"),
+        ("//cdn.example.net/x.js", "//cdn[.]example[.]net/x.js"),
+        ("../relative/path.html", "../relative/path.html"),
+    ],
+)
+def test_defang(uri: str, expected: str) -> None:
+    assert defang(uri) == expected
+    assert refang(expected) == uri
+
+
+@pytest.mark.parametrize(
+    ("uri", "kind", "expected"),
+    [
+        ("http://www.example.org/a", "abbreviated", "www[.]example[.]org/a"),
+        ("ftp://ftp.example.org/", "abbreviated", "ftp[.]example[.]org/"),
+        ("mailto:abuse@example.net", "email", "abuse[@]example[.]net"),
+        ("http://www.example.org/a", "uri", "hxxp://www[.]example[.]org/a"),
+    ],
+)
+def test_defang_written_keeps_the_written_shape(uri: str, kind: str, expected: str) -> None:
+    assert defang_written(uri, kind) == expected
+
+
+# RFC 3986 valid URIs: scheme "://" [userinfo "@"] host [":" port] path-abempty ["?" query] ["#" fragment], with
+# DNS host names, IPv4 and IPv6 addresses, any reg-name; and scheme ":" path-rootless ones (mailto:, urn:).
+_LABEL = st.from_regex(r"[a-z0-9](?:[a-z0-9-]{0,8}[a-z0-9])?", fullmatch=True)
+_HOST = st.one_of(
+    st.lists(_LABEL, min_size=1, max_size=4).map(".".join),
+    st.tuples(*[st.integers(0, 255)] * 4).map(lambda t: ".".join(map(str, t))),
+    st.sampled_from(["[::1]", "[2001:db8::7]", "[v1.x]"]),
+    st.lists(st.one_of(st.sampled_from(list(UNRESERVED + SUB_DELIMS)), st.just("%41")), max_size=10).map("".join),
+)
+_PCT = st.sampled_from(["%20", "%2F", "%0A", "%E2%80%8B"])
+_SEGMENT_CHAR = st.one_of(st.sampled_from(list(PCHAR)), _PCT)
+_SEGMENT = st.lists(_SEGMENT_CHAR, max_size=8).map("".join)
+_QUERY = st.lists(st.one_of(_SEGMENT_CHAR, st.sampled_from(["/", "?"])), max_size=12).map("".join)
+_USERINFO = st.lists(st.one_of(st.sampled_from(list(UNRESERVED + SUB_DELIMS + ":")), _PCT), max_size=10).map("".join)
+_SCHEME = st.sampled_from(["http", "https", "ftp", "HTTP", "Https", "ws", "git+ssh", "x-y.z"])
+
+
+@st.composite
+def valid_uris(draw: st.DrawFn) -> str:
+    scheme = draw(_SCHEME)
+    if draw(st.booleans()):
+        userinfo = draw(st.one_of(st.none(), _USERINFO))
+        port = draw(st.one_of(st.none(), st.integers(0, 65535).map(str)))
+        authority = ("" if userinfo is None else userinfo + "@") + draw(_HOST) + ("" if port is None else ":" + port)
+        path = "".join("/" + s for s in draw(st.lists(_SEGMENT, max_size=4)))
+        uri = f"{scheme}://{authority}{path}"
+    else:
+        scheme = draw(st.sampled_from(["mailto", "urn", "news", "tel"]))
+        uri = scheme + ":" + draw(st.lists(_LABEL, min_size=1, max_size=3).map("@".join)) + draw(_SEGMENT)
+    if draw(st.booleans()):
+        uri += "?" + draw(_QUERY)
+    if draw(st.booleans()):
+        uri += "#" + draw(_QUERY)
+    assert linkkit.is_valid(uri, rule="URI"), uri
+    return uri
+
+
+@given(valid_uris())
+def test_refang_of_defang_is_the_identity_on_valid_uris(uri: str) -> None:
+    # A valid URI may itself hold a defanged spelling ("http://a/(hxxp:x"): refang reads it, whoever wrote it.
+    assume(refang(uri) == uri)
+    assert refang(defang(uri)) == uri
+
+
+@given(valid_uris())
+def test_a_defanged_uri_is_no_reference_the_scanner_finds_as_it_was(uri: str) -> None:
+    defanged = defang(uri)
+    assert uri not in linkkit.findall(defanged)
+
+
+@given(st.text())
+def test_refang_never_raises_and_maps_every_span_inside_the_text(text: str) -> None:
+    reading = refanged(text)
+    start, end = reading.original_span(0, len(reading.text))
+    assert (start, end) == (0, len(text))
+    for edit in reading.edits:
+        assert text[edit.start : edit.end] != edit.text
