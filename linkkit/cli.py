@@ -18,9 +18,9 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import IO, TextIO, TypeAlias
+from typing import IO, Any, TextIO, TypeAlias
 
-from . import __version__, mail
+from . import mail
 from .batch import ExtractOptions, Outcome, default_jobs, extract_all, run_dask, run_local
 from .batch.formats import ALIASES, FORMATS, header, plain_line
 from .batch.progress import Progress
@@ -146,8 +146,8 @@ def _mapped(args: argparse.Namespace, function: Callable[[list[Document]], list[
     return run_local(function, inputs, jobs=jobs)
 
 
-def _progress(args: argparse.Namespace, stderr: IO[str]) -> Progress:
-    return Progress(stderr, show=not args.quiet and _is_terminal(stderr))
+def _progress(args: argparse.Namespace, stderr: IO[str], counts: Counts) -> Progress:
+    return Progress(stderr, show=not args.quiet and _is_terminal(stderr), files=lambda: counts.files)
 
 
 def _is_terminal(stream: IO[str]) -> bool:
@@ -183,6 +183,7 @@ def _extract_options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(
         format=ALIASES.get(args.format, args.format), base=args.base, encoding=args.encoding,
         abbreviated=args.abbreviated, emails=args.emails, headers=args.headers, unique=args.unique,
+        flags=args.flags,
     )
 
 
@@ -213,7 +214,7 @@ def _write_outcomes(outcomes: Iterable[Outcome], out: Output | None, progress: P
 def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
     options = _extract_options(args)
     counts = Counts()
-    progress = _progress(args, stderr)
+    progress = _progress(args, stderr, counts)
     inputs = documents(_names(args), _walking(args), counts, encoding=args.encoding)
     outcomes = _mapped(args, partial(extract_all, options=options), inputs)
     first = header(options.format)
@@ -253,6 +254,10 @@ def add_extract(commands: Subcommands) -> None:
     parser.add_argument(
         "--headers", action="store_true",
         help="also the URLs of messages' List-* and Archived-At header fields (RFC 2369, RFC 5064)",
+    )
+    parser.add_argument(
+        "--flags", action="store_true",
+        help="add a flags column: what each link does that RFC 3986 section 7 warns about (linkkit.security)",
     )
     parser.set_defaults(run=run_extract, check=_check_extract, parser=parser)
 
@@ -349,6 +354,14 @@ def add_rewrite(commands: Subcommands) -> None:
     parser.add_argument("--unwrap", action="store_true", help="re-join references that run over several lines")
     parser.add_argument("--angle", action="store_true", help="wrap each reference in <...> (RFC 3986 appendix C)")
     parser.add_argument("--as-text", action="store_true", help="rewrite HTML and e-mail inputs as plain text too")
+    security = parser.add_argument_group("security (linkkit.security; HTML inputs are rewritten as HTML)")
+    security.add_argument("--defang", action="store_true", help="defang each reference: hxxps://example[.]com/")
+    security.add_argument("--redact", action="store_true", help="mask the password of each userinfo with ***")
+    security.add_argument("--drop-userinfo", action="store_true", help="with --redact: drop the userinfo instead")
+    security.add_argument(
+        "--redact-query", nargs="+", action="extend", metavar="NAME",
+        help="with --redact: mask the values of these query and fragment parameters (end the list with --)",
+    )
     _add_target_options(parser, "file")
     parser.set_defaults(run=run_rewrite, check=_check_rewrite_usage, parser=parser, base=None, base_url=None)
 
@@ -378,10 +391,12 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
         encoding=args.encoding, force=args.force, normalize=getattr(args, "normalize", False),
         unwrap=getattr(args, "unwrap", False), angle=getattr(args, "angle", False),
         as_text=getattr(args, "as_text", False), abbreviated=getattr(args, "abbreviated", True),
-        emails=getattr(args, "emails", False),
+        emails=getattr(args, "emails", False), defang=getattr(args, "defang", False),
+        redact=getattr(args, "redact", False), drop_userinfo=getattr(args, "drop_userinfo", False),
+        redact_query=tuple(getattr(args, "redact_query", None) or ()),
     )
     counts = Counts()
-    progress = _progress(args, stderr)
+    progress = _progress(args, stderr, counts)
 
     def files() -> Iterator[Document]:
         for item in walk([root], _walking(args)):
@@ -533,9 +548,19 @@ def _rewrite_maildir(source: Input, transform: Callable[[bytes], bytes], args: a
 COMMANDS: tuple[Callable[[Subcommands], None], ...] = (add_extract, add_rewrite, add_absolutize)
 
 
+class _Version(argparse.Action):
+    """``--version``, the package metadata read only when asked (reading it costs every run a few milliseconds)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        from . import __version__
+
+        print(f"{parser.prog} {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="linkkit", description=__doc__.split("\n\n")[0].replace("``", ""))
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(commands)

@@ -17,7 +17,7 @@ Result = TypeVar("Result")
 ChunkFunction = Callable[[list[Document]], list[Result]]
 
 CHUNK_DOCUMENTS = 256  # documents per task at most: many tiny files cost one task, not one each
-CHUNK_BYTES = 4 << 20  # and about this many bytes of input per task, so that work spreads over the workers
+CHUNK_BYTES = 1 << 20  # and about this many bytes of input per task, so that work spreads over the workers
 IN_FLIGHT = 2  # chunks queued per worker: enough to keep each busy, few enough to bound memory
 
 

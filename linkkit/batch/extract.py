@@ -18,6 +18,7 @@ from .. import html, mail
 from ..errors import InputError, ResolutionError
 from ..io import CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_encoding
 from ..link import record
+from ..security.flags import flags
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
 from ..text.scan import ScanOptions, finditer
@@ -42,6 +43,7 @@ class ExtractOptions:
     emails: bool = False
     headers: bool = False
     unique: bool = False
+    flags: bool = False  # each record's "flags" (linkkit.security.flags)
 
     @property
     def scanner(self) -> dict[str, Any]:
@@ -251,6 +253,14 @@ def _data(document: Document) -> bytes:
             raise InputError(document.name, getattr(error, "strerror", None) or str(error)) from None
 
 
+def flag_records(uri: str, context: str) -> list[dict[str, Any]]:
+    """The ``flags`` of a record: each :class:`linkkit.security.Flag` of *uri* as a JSON-ready dict."""
+    return [
+        {"name": flag.name, "span": list(flag.span), "reason": flag.reason, "detail": flag.detail}
+        for flag in flags(uri, context=context)  # type: ignore[arg-type]
+    ]
+
+
 def error_record(document: Document, message: str) -> dict[str, Any]:
     """The record that stands for a document that failed, where its links would be: the one schema, with ``kind``
     ``"error"`` and the message in ``error``."""
@@ -284,8 +294,11 @@ def extract(document: Document, options: ExtractOptions) -> Outcome:
     messages: list[str] = []
     failed = False
     count = 0
+    context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
     try:
         for found in records(document, options, messages):
+            if options.flags:
+                found["flags"] = flag_records(found["uri"], context)
             lines.append((line_of(found) + "\n").encode("utf-8", ERRORS))
             if uris is not None:
                 uris.append(found["uri"])

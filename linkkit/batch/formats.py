@@ -20,7 +20,7 @@ ALIASES = {"text": "plain"}  # the name extract's one-URI-per-line format had fi
 # in its input (a mailbox message, a WARC record), and the error of an error record.
 COLUMNS = (
     "input", "line", "column", "offset", "message", "record_id", "target_uri", "start", "end", "unit", "kind",
-    "where", "raw", "uri", "base", "error",
+    "where", "raw", "uri", "base", "error", "flags",
 )
 # Never URI characters (RFC 3986 2; RFC 3987 2.2 leaves C1 controls and the line and paragraph separators out of
 # ucschar): percent-encoded in plain output, so that one reference is always one line.
@@ -39,12 +39,21 @@ def plain_line(uri: str) -> str:
 def json_line(record: dict[str, Any]) -> str:
     """*record* as one line of JSON; an undecodable byte stays a ``\\udcXX`` escape, so the line is valid UTF-8."""
     line = json.dumps(record, ensure_ascii=False)
+    if line.isascii():
+        return line
     return UNDECODED.sub(lambda bad: "".join(f"\\u{ord(c):04x}" for c in bad.group()), line)
+
+
+def flag_names(record: dict[str, Any]) -> str:
+    """The names of a record's ``flags`` (``extract --flags``), comma-separated: a cell of tsv, csv and plain."""
+    return ",".join(flag["name"] for flag in record.get("flags") or ())
 
 
 def _cells(record: dict[str, Any]) -> list[str]:
     span = record.get("span") or (None, None)
     values = {**record, "start": span[0], "end": span[1]}
+    if "flags" in record:
+        values["flags"] = flag_names(record)
     return ["" if (value := values.get(name)) is None else str(value) for name in COLUMNS]
 
 
@@ -69,7 +78,8 @@ def header(format: str) -> str | None:
 
 
 LINE: dict[str, Callable[[dict[str, Any]], str]] = {
-    "plain": lambda record: plain_line(record["uri"]),
+    # with --flags, a second column: the flag names (empty when the link has none)
+    "plain": lambda record: plain_line(record["uri"]) + ("\t" + flag_names(record) if "flags" in record else ""),
     "jsonl": json_line,
     "tsv": tsv_line,
     "csv": csv_line,

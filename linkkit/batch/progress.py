@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
 
@@ -10,8 +11,9 @@ class Progress:
     """Counts of a run: files, records (documents), links, bytes, errors, binary files skipped; a tqdm bar on
     *stream* when *show* (a terminal, and not ``--quiet``)."""
 
-    def __init__(self, stream: IO[str], *, show: bool) -> None:
+    def __init__(self, stream: IO[str], *, show: bool, files: Callable[[], int] = lambda: 0) -> None:
         self.stream = stream
+        self.files = files  # files opened so far (the sources count them)
         self.records = self.links = self.bytes = self.errors = 0
         self.started = time.monotonic()
         self.bar: Any = None
@@ -33,8 +35,10 @@ class Progress:
             now = time.monotonic()
             if now - self.shown > 0.2:
                 self.shown = now
-                self.bar.set_postfix_str(f"records={self.records} links={self.links} errors={self.errors}",
-                                         refresh=False)
+                self.bar.set_postfix_str(
+                    f"files={self.files()} records={self.records} links={self.links} errors={self.errors}",
+                    refresh=False,
+                )
 
     def write(self, message: str) -> None:
         """A line on standard error, under the bar."""

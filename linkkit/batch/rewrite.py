@@ -23,6 +23,8 @@ from ..io import (
     replacing, text_encoding,
 )
 from ..mail.mailbox import Message, messages_after
+from ..security.defang import defang, defang_written, written_kind
+from ..security.redact import Redaction, redacted
 from ..sources.document import Document
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
@@ -33,9 +35,31 @@ from ..uri.resolution import Base
 from .extract import Outcome, stream_reach
 
 
+def redaction(args: Any) -> Redaction | None:
+    """What ``--redact``, ``--drop-userinfo`` and ``--redact-query NAME...`` ask to mask (either of the last two
+    implies ``--redact``), or None."""
+    query = tuple(getattr(args, "redact_query", None) or ())
+    drop = bool(getattr(args, "drop_userinfo", False))
+    if not (getattr(args, "redact", False) or drop or query):
+        return None
+    return Redaction.of(drop_userinfo=drop, query=query)
+
+
+def secured(value: str, uri: str, kind: str, args: Any, masks: Redaction | None) -> str:
+    """*value* (a link as it will be written) redacted and, with ``--defang``, defanged: from its *uri* for a
+    reference read by the scanner (*kind*: its shape kept, ``www[.]example[.]org``), from *value* for an HTML
+    attribute (*kind* ``url``: written as it was, a relative reference left alone)."""
+    if getattr(args, "defang", False):
+        if kind == "url":
+            return defang(value if masks is None else redacted(value, masks))
+        return defang_written(uri if masks is None else redacted(uri, masks), kind)
+    return value if masks is None else redacted(value, masks)
+
+
 def replacement(args: Any) -> Callable[[Reference], str]:
     """The text that replaces one reference's span, given the rewrite options (``normalize``, ``unwrap``,
-    ``angle``)."""
+    ``angle``, ``defang``, ``redact``)."""
+    masks = redaction(args)
 
     def replace(ref: Reference) -> str:
         text = ref.group()
@@ -43,6 +67,8 @@ def replacement(args: Any) -> Callable[[Reference], str]:
             text = normalize(ref.uri)
         elif args.unwrap:
             text = ref.unwrapped  # wrapping whitespace and quoted-mail "> " markers dropped, as written otherwise
+        if masks is not None or getattr(args, "defang", False):
+            text = secured(text, normalize(ref.uri) if args.normalize else ref.uri, ref.kind, args, masks)
         if args.angle and not _in_angle_brackets(ref):
             text = f"<{text}>"
         return text
@@ -117,14 +143,21 @@ def mail_rewriter(args: Any) -> Callable[[bytes], bytes]:
     --angle); an HTML part's URLs normalized on --normalize (attributes as written, without resolving them)."""
     replace_text = replacement(args)
 
+    masks = redaction(args)
+
     def replace(link: mail.MailLink) -> str:
         if isinstance(link.inner, Reference):
             return replace_text(link.inner)
         if args.normalize:
-            return normalize(link.raw if link.source == "html-attr" else link.uri)
-        if args.unwrap and link.source == "html-text":
-            return link.uri
-        return link.raw
+            text = normalize(link.raw if link.source == "html-attr" else link.uri)
+        elif args.unwrap and link.source == "html-text":
+            text = link.uri
+        else:
+            text = link.raw
+        if masks is None and not getattr(args, "defang", False):
+            return text
+        kind = "url" if link.source == "html-attr" else written_kind(link.raw, link.uri)
+        return secured(text, link.uri, kind, args, masks)
 
     def rewritten(data: bytes) -> bytes:
         return mail.rewrite(data, replace, base_url=getattr(args, "base", None), abbreviated=args.abbreviated,
@@ -163,6 +196,8 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     if not args.as_text and is_mail(source.name, head):
         return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out)
     if looks_like_html(source, head) and not args.as_text:
+        if redaction(args) is not None or getattr(args, "defang", False):
+            return rewrite_html(source, head + binary.read(), args, out)
         # Rewriting attribute values as prose would damage markup ("<" inside href="...").
         raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
     encoding = text_encoding(source, head)
@@ -182,6 +217,30 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
         undecodable.warn(source, encoding, warning)
         messages.append(warning.getvalue().rstrip("\n"))
     return changed
+
+
+def html_replacement(args: Any) -> Callable[[html.Link], str]:
+    """``--defang`` and ``--redact`` for the links of an HTML document: an attribute value as written, a reference
+    of the visible text as the scanner read it; every other link left as it is."""
+    masks = redaction(args)
+
+    def replace(link: html.Link) -> str:
+        kind = written_kind(link.raw, link.uri) if link.tag == "#text" else "url"
+        return secured(link.raw, link.uri, kind, args, masks)
+
+    return replace
+
+
+def rewrite_html(source: Input, data: bytes, args: Any, out: Output) -> bool:
+    """``rewrite --defang`` / ``--redact`` of an HTML document: its attribute values and visible-text references
+    replaced where they are (:func:`linkkit.html.rewrite`), every other byte copied; True when it changed."""
+    try:
+        new = html.rewrite(data, html_replacement(args), encoding=source.encoding, text=True,
+                           abbreviated=args.abbreviated, emails=args.emails)
+    except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
+        raise InputError(source.label, str(error)) from None
+    out.write(new)
+    return new != data
 
 
 def absolutized(source: Input, data: bytes, base: str, encoding: str | None) -> bytes:
@@ -215,6 +274,10 @@ class TreeOptions:
     abbreviated: bool = True
     emails: bool = False
     base: str | None = None  # a message's last base (RFC 2557 5): the file's retrieval URL
+    defang: bool = False
+    redact: bool = False
+    drop_userinfo: bool = False
+    redact_query: tuple[str, ...] = ()
 
 
 def retrieval_url(base_url: str, root: str, path: str) -> str:
@@ -249,6 +312,10 @@ def _transformed(options: TreeOptions, path: str, data: bytes, messages: list[st
             return absolutized(source, data, base, options.encoding)
         return None
     if looks_like_html(source, head) and not options.as_text and not is_mail(path, head):
+        if redaction(options) is not None or options.defang:
+            html_out = _Buffer()
+            rewrite_html(source, data, file_options, Output(html_out, path))  # type: ignore[arg-type]
+            return bytes(html_out.data)
         return None  # markup is absolutize's: rewriting it as prose would damage it
     out = _Buffer()
     rewrite_text(source, io.BytesIO(data), file_options, Output(out, path), messages)  # type: ignore[arg-type]

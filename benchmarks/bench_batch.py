@@ -1,0 +1,302 @@
+"""Batch: linkkit over a web archive a real crawler wrote, against the warcio + lxml script a user would write;
+FastWARC against warcio; --jobs 1 against --jobs 2 over a folder of texts; peak memory.
+
+    python3 benchmarks/bench_batch.py --shared SHARED_DIR [--work DIR] [--repeat N]
+    python3 benchmarks/bench_batch.py --corpus CORPUS_DIR [--work DIR] [--repeat N]
+
+With ``--shared`` the corpus is built by ``SHARED_DIR/make_corpus.sh WORK/corpus`` (a few minutes); ``--corpus``
+takes one built before (its ``html/`` and ``text/`` folders). Then, in one run:
+
+1. ``CORPUS/html`` is served by ``python -m http.server`` bound to 127.0.0.1 on a free port and crawled by
+   ``wget --recursive --warc-file`` (wget is installed with apt-get when missing); the server is stopped by its pid.
+2. linkkit (``linkkit extract --format jsonl -j 1``) and the warcio + lxml script (``ArchiveIterator``, ``response``
+   records with an HTML Content-Type, ``lxml.html`` ``iterlinks`` and ``urljoin`` against ``WARC-Target-URI``) read
+   that archive, each in a process of its own, wall time best of ``--repeat``: records/s, MB/s, the ratio, and the
+   links each finds that the other misses, classified (by where linkkit found them, by the element and attribute
+   lxml reports, or "resolved differently" when both read the same reference and made different URIs of it).
+3. FastWARC against warcio: every record of the archive read with its content (in this process, best of N).
+4. ``linkkit extract -r CORPUS/text`` with ``--jobs 1`` and ``--jobs 2``: wall time, speed-up, same bytes.
+5. Peak memory (maximum resident set) of each linkkit process, from ``wait4``.
+
+Only loopback is used. Nothing is written outside ``--work`` (default: a new temporary folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import hashlib
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# The script a user would write: warcio for the records, lxml for the links, urljoin against the target URI.
+USER_SCRIPT = r'''
+import sys
+from urllib.parse import urljoin
+from lxml import html
+from warcio.archiveiterator import ArchiveIterator
+
+with open(sys.argv[1], "rb") as stream, open(sys.argv[2], "w", encoding="utf-8", errors="surrogateescape") as out:
+    for record in ArchiveIterator(stream):
+        if record.rec_type != "response" or record.http_headers is None:
+            continue
+        if "html" not in (record.http_headers.get_header("Content-Type") or ""):
+            continue
+        url = record.rec_headers.get_header("WARC-Target-URI")
+        body = record.content_stream().read()
+        try:
+            document = html.document_fromstring(body)
+        except Exception:  # an empty or unparsable page
+            continue
+        for element, attribute, link, _ in document.iterlinks():
+            out.write(f"{url}\t{element.tag}\t{attribute or '#text'}\t{link}\t{urljoin(url, link)}\n")
+'''
+
+
+def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, int]:
+    """Run *argv*; its wall time, exit status and peak resident memory in KiB (of the process itself)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    error = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    elapsed = time.perf_counter() - start
+    if process.returncode not in (0, 1):
+        sys.exit(f"bench_batch: {' '.join(argv)} failed ({process.returncode}):\n{error.decode(errors='replace')}")
+    return elapsed, process.returncode, usage.ru_maxrss
+
+
+def best(repeat: int, argv: list[str]) -> tuple[float, int]:
+    """The best wall time of *repeat* runs of *argv*, and the largest peak memory seen."""
+    runs = [run(argv) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[2] for r in runs)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def ensure_wget() -> str:
+    found = shutil.which("wget")
+    if found is None:
+        print("installing wget with apt-get", file=sys.stderr)
+        subprocess.run(["apt-get", "install", "-y", "wget"], check=True, stdout=subprocess.DEVNULL)
+        found = shutil.which("wget")
+    if found is None:
+        sys.exit("bench_batch: wget is missing and could not be installed")
+    return found
+
+
+def crawl(site: Path, work: Path) -> Path:
+    """Serve *site* on loopback and crawl it with wget into ``WORK/crawl.warc.gz``; the server is stopped."""
+    wget = ensure_wget()
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(site)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        mirror = work / "wget"
+        shutil.rmtree(mirror, ignore_errors=True)
+        archive = work / "crawl"
+        subprocess.run(
+            [wget, "--recursive", "--level=inf", "--no-parent", "--quiet", "-e", "robots=off",
+             f"--directory-prefix={mirror}", f"--warc-file={archive}", "--no-warc-keep-log",
+             f"http://127.0.0.1:{port}/"],
+            check=False,  # wget exits 8 when some page was a 404: the archive holds those responses too
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    return work / "crawl.warc.gz"
+
+
+def warc_counts(archive: Path) -> tuple[int, int]:
+    """Records, and ``response`` records with an HTML payload, in *archive*."""
+    from fastwarc.warc import ArchiveIterator, WarcRecordType
+
+    records = html = 0
+    with open(archive, "rb") as stream:
+        for record in ArchiveIterator(stream, parse_http=True):
+            records += 1
+            if record.record_type == WarcRecordType.response and "html" in (record.http_content_type or ""):
+                html += 1
+    return records, html
+
+
+def read_speed(archive: Path, repeat: int) -> dict[str, float]:
+    """Seconds to read every record of *archive* with its content, FastWARC and warcio, best of *repeat*."""
+    from fastwarc.warc import ArchiveIterator as FastIterator
+    from warcio.archiveiterator import ArchiveIterator as WarcioIterator
+
+    def fastwarc() -> int:
+        with open(archive, "rb") as stream:
+            return sum(len(record.reader.read()) for record in FastIterator(stream, parse_http=False))
+
+    def warcio() -> int:
+        with open(archive, "rb") as stream:
+            return sum(len(record.content_stream().read()) for record in WarcioIterator(stream))
+
+    times = {}
+    for name, reader in (("fastwarc", fastwarc), ("warcio", warcio)):
+        spans = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            reader()
+            spans.append(time.perf_counter() - start)
+        times[name] = min(spans)
+    return times
+
+
+def compare(linkkit_jsonl: Path, script_tsv: Path) -> None:
+    """The links each side finds that the other misses, as (page, URI) multisets, classified: by where linkkit found
+    them and by the element and attribute lxml reports; "resolved differently" when the other side read the same
+    reference (the same raw text on the same page) and made another URI of it."""
+    ours: collections.Counter[tuple[str, str]] = collections.Counter()
+    our_class: dict[tuple[str, str], tuple[str, str]] = {}  # (page, uri) -> (where, raw)
+    our_raw: set[tuple[str, str]] = set()
+    errors = 0
+    with open(linkkit_jsonl, encoding="utf-8", errors="surrogateescape") as lines:
+        for line in lines:
+            found = json.loads(line)
+            if found["kind"] == "error":
+                errors += 1
+                continue
+            key = (found["target_uri"], found["uri"])
+            ours[key] += 1
+            our_class.setdefault(key, (found["where"], found["raw"]))
+            our_raw.add((found["target_uri"], found["raw"].strip()))
+    theirs: collections.Counter[tuple[str, str]] = collections.Counter()
+    their_class: dict[tuple[str, str], tuple[str, str]] = {}
+    their_raw: set[tuple[str, str]] = set()
+    with open(script_tsv, encoding="utf-8", errors="surrogateescape") as lines:
+        for line in lines:
+            page, tag, attribute, raw, uri = line.rstrip("\n").split("\t")
+            key = (page, uri)
+            theirs[key] += 1
+            their_class.setdefault(key, (f"{tag} {attribute}", raw))
+            their_raw.add((page, raw.strip()))
+    print(f"\n-- links: linkkit {sum(ours.values())}, warcio+lxml {sum(theirs.values())}; "
+          f"linkkit error records {errors}")
+
+    def show(title: str, missing: collections.Counter[tuple[str, str]], places: dict[tuple[str, str], tuple[str, str]],
+             other_raw: set[tuple[str, str]]) -> None:
+        classes: collections.Counter[str] = collections.Counter()
+        examples: dict[str, tuple[str, str]] = {}
+        for key, count in missing.items():
+            place, raw = places[key]
+            name = f"{place} (resolved differently)" if (key[0], raw.strip()) in other_raw else place
+            classes[name] += count
+            examples.setdefault(name, (key[0], raw))
+        print(f"{title}: {sum(missing.values())}")
+        for name, count in classes.most_common(14):
+            page, raw = examples[name]
+            print(f"  {count:7}  {name:42} e.g. {raw[:60]!r} on ...{page[-30:]}")
+
+    show("found by linkkit only", ours - theirs, our_class, their_raw)
+    show("found by warcio+lxml only", theirs - ours, their_class, our_raw)
+
+
+def text_jobs(corpus: Path, work: Path, repeat: int) -> None:
+    outputs = {}
+    for jobs in ("1", "2"):
+        out = work / f"text-j{jobs}.txt"
+        argv = [sys.executable, "-m", "linkkit", "extract", "-r", "-q", "-j", jobs, "-o", str(out), str(corpus)]
+        seconds, memory = best(repeat, argv)
+        outputs[jobs] = (seconds, memory, hashlib.sha256(out.read_bytes()).hexdigest(), out.stat().st_size)
+    size = sum(path.stat().st_size for path in corpus.rglob("*") if path.is_file())
+    files = sum(1 for path in corpus.rglob("*") if path.is_file())
+    print(f"\n-- linkkit extract -r over {corpus.name}/ ({files} files, {size / 1e6:.1f} MB)")
+    for jobs, (seconds, memory, digest, length) in outputs.items():
+        print(f"  --jobs {jobs}: {seconds:.2f} s, {size / 1e6 / seconds:.1f} MB/s, peak {memory / 1024:.0f} MiB "
+              f"(main process), output {length} bytes sha256 {digest[:12]}")
+    print(f"  speed-up --jobs 2 / --jobs 1: {outputs['1'][0] / outputs['2'][0]:.2f}x (target 1.8x); "
+          f"identical bytes: {outputs['1'][2] == outputs['2'][2]}")
+
+
+def tiny_files(work: Path, repeat: int) -> None:
+    folder = work / "tiny"
+    folder.mkdir(exist_ok=True)
+    for index in range(1000):
+        (folder / f"f{index}.txt").write_text(f"file {index} see http://example.com/{index} and www.x.org/{index}.\n")
+    names = sorted(str(path) for path in folder.iterdir())
+    seconds, _ = best(repeat, [sys.executable, "-m", "linkkit", "extract", "-j", "1", *names])
+    startup, _ = best(repeat, [sys.executable, "-m", "linkkit", "--version"])
+    print(f"\n-- 1,000 tiny files: linkkit extract -j 1 {seconds:.3f} s (of which start-up, "
+          f"'linkkit --version', {startup:.3f} s)")
+    ripgrep = shutil.which("rg")
+    if ripgrep:
+        rg_seconds, _ = best(repeat, [ripgrep, "-o", "https?://[^ ]+", *names])
+        print(f"   ripgrep -o: {rg_seconds:.3f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--shared", type=Path, help="the folder holding make_corpus.sh: build the corpus with it")
+    source.add_argument("--corpus", type=Path, help="a corpus built before (html/ and text/)")
+    parser.add_argument("--work", type=Path, help="where the corpus, the archive and outputs go (default: a new "
+                        "temporary folder)")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="bench_batch-"))
+    work.mkdir(parents=True, exist_ok=True)
+    corpus = args.corpus
+    if corpus is None:
+        corpus = work / "corpus"
+        print(f"building the corpus with make_corpus.sh into {corpus.name}/ ...", file=sys.stderr)
+        subprocess.run(["bash", str(args.shared / "make_corpus.sh"), str(corpus)], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    archive = crawl(corpus / "html", work)
+    records, html_records = warc_counts(archive)
+    size = archive.stat().st_size
+    print(f"-- the archive: wget --recursive --warc-file over {corpus.name}/html served on 127.0.0.1: "
+          f"{records} records, {html_records} HTML responses, {size / 1e6:.1f} MB gzip per record")
+
+    ours = work / "linkkit.jsonl"
+    linkkit_argv = [sys.executable, "-m", "linkkit", "extract", "--format", "jsonl", "-j", "1", "-q", "-o", str(ours),
+                    str(archive)]
+    linkkit_seconds, linkkit_memory = best(args.repeat, linkkit_argv)
+    script = work / "user_script.py"
+    script.write_text(USER_SCRIPT)
+    theirs = work / "user_script.tsv"
+    script_seconds, script_memory = best(args.repeat, [sys.executable, str(script), str(archive), str(theirs)])
+    print(f"\n-- one core, the whole archive, wall time best of {args.repeat} (process start included)")
+    for name, seconds, memory in (("linkkit -j 1", linkkit_seconds, linkkit_memory),
+                                  ("warcio+lxml script", script_seconds, script_memory)):
+        print(f"  {name:20} {seconds:7.2f} s  {html_records / seconds:8.0f} HTML records/s  "
+              f"{records / seconds:8.0f} records/s  {size / 1e6 / seconds:6.1f} MB/s  peak {memory / 1024:.0f} MiB")
+    print(f"  linkkit / script speed: {script_seconds / linkkit_seconds:.2f}x (target 3x)")
+    compare(ours, theirs)
+
+    times = read_speed(archive, args.repeat)
+    print(f"\n-- reading every record with its content: FastWARC {times['fastwarc']:.3f} s "
+          f"({size / 1e6 / times['fastwarc']:.0f} MB/s), warcio {times['warcio']:.3f} s "
+          f"({size / 1e6 / times['warcio']:.0f} MB/s): FastWARC {times['warcio'] / times['fastwarc']:.1f}x")
+
+    text_jobs(corpus / "text", work, args.repeat)
+    tiny_files(work, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
