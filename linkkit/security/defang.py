@@ -247,3 +247,14 @@ def defang_written(uri: str, kind: str) -> str:
         if uri.startswith(prefix):
             return defang(uri)[len(defanged_prefix) :]
     return defang(uri)
+
+
+def written_kind(raw: str, uri: str) -> str:
+    """The scanner's kind of a reference from what was written and what it was read as (for links that do not
+    carry it, such as the visible text of HTML): ``email`` when ``mailto:`` was added, ``abbreviated`` when a
+    scheme was, else ``uri``."""
+    if uri.startswith("mailto:") and raw[:7].lower() != "mailto:":
+        return "email"
+    if uri.startswith(("http://", "ftp://")) and split_match(raw).group(1) is None:
+        return "abbreviated"
+    return "uri"
