@@ -62,8 +62,9 @@ with open(sys.argv[1], "rb") as stream, open(sys.argv[2], "w", encoding="utf-8",
 '''
 
 
-def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, int]:
-    """Run *argv*; its wall time, exit status and peak resident memory in KiB (of the process itself)."""
+def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, int, float]:
+    """Run *argv*; its wall time, exit status, peak resident memory in KiB (of the process itself) and CPU seconds
+    (its own and its reaped children's: a pool's workers)."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
     assert process.stderr is not None
@@ -73,13 +74,19 @@ def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[fl
     elapsed = time.perf_counter() - start
     if process.returncode not in (0, 1):
         sys.exit(f"bench_batch: {' '.join(argv)} failed ({process.returncode}):\n{error.decode(errors='replace')}")
-    return elapsed, process.returncode, usage.ru_maxrss
+    return elapsed, process.returncode, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def best(repeat: int, argv: list[str]) -> tuple[float, int]:
     """The best wall time of *repeat* runs of *argv*, and the largest peak memory seen."""
+    seconds, memory, _ = best_with_cpu(repeat, argv)
+    return seconds, memory
+
+
+def best_with_cpu(repeat: int, argv: list[str]) -> tuple[float, int, float]:
+    """The best wall time of *repeat* runs of *argv*, the largest peak memory, and the least CPU time."""
     runs = [run(argv) for _ in range(repeat)]
-    return min(r[0] for r in runs), max(r[2] for r in runs)
+    return min(r[0] for r in runs), max(r[2] for r in runs), min(r[3] for r in runs)
 
 
 def free_port() -> int:
@@ -221,16 +228,19 @@ def text_jobs(corpus: Path, work: Path, repeat: int) -> None:
     for jobs in ("1", "2"):
         out = work / f"text-j{jobs}.txt"
         argv = [sys.executable, "-m", "linkkit", "extract", "-r", "-q", "-j", jobs, "-o", str(out), str(corpus)]
-        seconds, memory = best(repeat, argv)
-        outputs[jobs] = (seconds, memory, hashlib.sha256(out.read_bytes()).hexdigest(), out.stat().st_size)
+        seconds, memory, cpu = best_with_cpu(repeat, argv)
+        outputs[jobs] = (seconds, memory, hashlib.sha256(out.read_bytes()).hexdigest(), out.stat().st_size, cpu)
     size = sum(path.stat().st_size for path in corpus.rglob("*") if path.is_file())
     files = sum(1 for path in corpus.rglob("*") if path.is_file())
     print(f"\n-- linkkit extract -r over {corpus.name}/ ({files} files, {size / 1e6:.1f} MB)")
-    for jobs, (seconds, memory, digest, length) in outputs.items():
-        print(f"  --jobs {jobs}: {seconds:.2f} s, {size / 1e6 / seconds:.1f} MB/s, peak {memory / 1024:.0f} MiB "
-              f"(main process), output {length} bytes sha256 {digest[:12]}")
-    print(f"  speed-up --jobs 2 / --jobs 1: {outputs['1'][0] / outputs['2'][0]:.2f}x (target 1.8x); "
-          f"identical bytes: {outputs['1'][2] == outputs['2'][2]}")
+    for jobs, (seconds, memory, digest, length, cpu) in outputs.items():
+        print(f"  --jobs {jobs}: {seconds:.2f} s wall, {cpu:.2f} s CPU (all processes; {cpu / seconds:.2f} cores "
+              f"used), {size / 1e6 / seconds:.1f} MB/s, peak {memory / 1024:.0f} MiB (main process), output {length} "
+              f"bytes sha256 {digest[:12]}")
+    one, two = outputs["1"], outputs["2"]
+    print(f"  speed-up --jobs 2 / --jobs 1: {one[0] / two[0]:.2f}x wall (target 1.8x); CPU cost of the pool "
+          f"{two[4] / one[4]:.2f}x, so with two free cores {2 * one[4] / two[4]:.2f}x at most; identical bytes: "
+          f"{one[2] == two[2]}")
 
 
 def tiny_files(work: Path, repeat: int) -> None:
@@ -267,6 +277,8 @@ def main() -> None:
         subprocess.run(["bash", str(args.shared / "make_corpus.sh"), str(corpus)], check=True,
                        stdout=subprocess.DEVNULL)
 
+    print(f"load average before: {' '.join(f'{load:.1f}' for load in os.getloadavg())} on {os.cpu_count()} cores "
+          "(other jobs on a shared machine take cores from --jobs 2)")
     archive = crawl(corpus / "html", work)
     records, html_records = warc_counts(archive)
     size = archive.stat().st_size
@@ -296,6 +308,7 @@ def main() -> None:
 
     text_jobs(corpus / "text", work, args.repeat)
     tiny_files(work, args.repeat)
+    print(f"\nload average after: {' '.join(f'{load:.1f}' for load in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ ChunkFunction = Callable[[list[Document]], list[Result]]
 
 CHUNK_DOCUMENTS = 256  # documents per task at most: many tiny files cost one task, not one each
 CHUNK_BYTES = 1 << 20  # and about this many bytes of input per task, so that work spreads over the workers
-IN_FLIGHT = 2  # chunks queued per worker: enough to keep each busy, few enough to bound memory
+# Chunks queued per worker: results come back in input order, so a slow chunk (one large file) holds back the ones
+# after it; enough of them keep the other workers busy meanwhile, and memory stays bounded by their number.
+IN_FLIGHT = 8
 
 
 def chunks(documents: Iterable[Document]) -> Iterator[list[Document]]:

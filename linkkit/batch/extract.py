@@ -51,8 +51,8 @@ class ExtractOptions:
 
 
 class Outcome(NamedTuple):
-    """The results of one document: its output lines (bytes, each ending in LF); each line's URI when *unique* was
-    asked (None for an error record, which is never dropped); what goes to standard error; whether it failed;
+    """The results of one document: its output lines (bytes, each ending in LF; joined into one without *unique*);
+    each line's URI when *unique* was asked (None for an error record, which is never dropped); what goes to standard error; whether it failed;
     how many links and records it gave, and the bytes it stood for."""
 
     lines: list[bytes]
@@ -310,6 +310,8 @@ def extract(document: Document, options: ExtractOptions) -> Outcome:
             lines.append((line_of(error_record(document, str(error))) + "\n").encode("utf-8", ERRORS))
             if uris is not None:
                 uris.append(None)
+    if uris is None and len(lines) > 1:
+        lines = [b"".join(lines)]  # one value to send back from a worker, not one per link
     return Outcome(lines, uris, messages, failed, count, 1, document.size)
 
 

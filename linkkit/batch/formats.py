@@ -25,6 +25,8 @@ COLUMNS = (
 # Never URI characters (RFC 3986 2; RFC 3987 2.2 leaves C1 controls and the line and paragraph separators out of
 # ucschar): percent-encoded in plain output, so that one reference is always one line.
 _LINE_BREAKING = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# One encoder for every line: json.dumps with an option builds a new JSONEncoder on each call.
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
 # Linear TSV (the IANA text/tab-separated-values registration forbids a tab in a field): backslash escapes.
 _TSV_SPECIAL = re.compile(r"[\\\t\n\r]")
 _TSV_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
@@ -38,7 +40,7 @@ def plain_line(uri: str) -> str:
 
 def json_line(record: dict[str, Any]) -> str:
     """*record* as one line of JSON; an undecodable byte stays a ``\\udcXX`` escape, so the line is valid UTF-8."""
-    line = json.dumps(record, ensure_ascii=False)
+    line = _ENCODE(record)
     if line.isascii():
         return line
     return UNDECODED.sub(lambda bad: "".join(f"\\u{ord(c):04x}" for c in bad.group()), line)
