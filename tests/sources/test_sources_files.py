@@ -166,3 +166,14 @@ def test_a_large_file_is_read_when_processed_not_when_listed(tmp_path: Path) -> 
     big.write_bytes(b"x" * 20000 + b" http://late.example/\n")
     [document] = documents([str(big)], WalkOptions(), Counts())
     assert (document.data, document.path, document.size) == (None, str(big), big.stat().st_size)
+
+
+def test_a_compressed_mailbox_is_read_message_by_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mbox = (b"From a@x Mon Nov 16 09:00:00 2026\nSubject: 1\n\nsee http://m.example/1\n\n"
+            b"From b@x Mon Nov 16 09:00:00 2026\nSubject: 2\n\nsee http://m.example/2\n")
+    path = tmp_path / "list.mbox.gz"
+    path.write_bytes(gzip.compress(mbox))
+    out, _ = run(capsys, "--format", "jsonl", str(path))
+    records = [json.loads(line) for line in out]
+    assert [(r["message"], r["offset"], r["uri"]) for r in records] == [
+        (0, 0, "http://m.example/1"), (1, mbox.index(b"From b@"), "http://m.example/2")]

@@ -247,3 +247,25 @@ def test_a_truncated_archive_keeps_every_earlier_record_and_reports_the_offset(
     assert error["offset"] == offsets[3]
     assert str(offsets[3]) in error["error"]
     assert found[-1] is error  # the error sits where the record's links would be
+
+
+def test_a_response_of_another_type_still_gives_its_header_links_but_no_body_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = response("http://site.example/img/logo", b"\x89PNG http://not.example/", headers=[
+        ("Content-Type", "image/png"), ("Link", '<http://site.example/licence>; rel="license"')])
+    archive = write(tmp_path, "i.warc", image)
+    assert [(r["where"], r["uri"]) for r in extract(capsys, archive)] == [("http link", "http://site.example/licence")]
+
+
+def test_an_undecodable_content_coding_is_an_error_record_after_the_header_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = response("http://site.example/", b"not gzip at all", headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", "gzip"), ("Link", "</a>; rel=next")])
+    good = response("http://site.example/ok", PAGE, headers=[("Content-Type", "text/html")])
+    archive = write(tmp_path, "g.warc", bad + good)
+    found = extract(capsys, archive, status=1)
+    assert [(r["kind"], r["uri"]) for r in found][:2] == [("url", "http://site.example/a"), ("error", None)]
+    assert "content coding 'gzip'" in found[1]["error"]
+    assert found[2]["uri"] == "http://site.example/next.html"  # the next record is read
