@@ -18,9 +18,10 @@ The policy:
 
 from __future__ import annotations
 
+import mmap
 import re
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import IO
 
 from .document import ERROR, HTML, TEXT, Document, Position, failure
@@ -120,9 +121,42 @@ def _unread(path: str, last: int | None) -> int | None:
 
 
 def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> Iterator[Document]:
-    """The documents of the WARC read from *stream* (compressed or not), in archive order; a failure document
-    for a truncated or unreadable record, after which reading stops (the next record's start is unknown).
-    *path*, the file *stream* reads when it is the file as stored, lets a record cut inside its header be told."""
+    """The documents of the WARC read from *stream* (compressed or not), in archive order; a failure document for
+    a truncated or unreadable record. *path*, the file *stream* reads when it is the file as stored, lets a record
+    cut inside its header be told, and reading go on at the next record after a corrupt one (the next gzip member
+    that opens a record, or the next ``WARC/1.`` line); without it reading stops there."""
+    failed = yield from _records(stream, archive, path)
+    while failed is not None and path is not None:
+        resume = _next_record(path, failed)
+        if resume is None:
+            return
+        with open(path, "rb") as rest:
+            rest.seek(resume)
+            failed = yield from _records(rest, archive, path)
+
+
+def _next_record(path: str, after: int) -> int | None:
+    """The offset of the first record that starts after *after* in the file *path*: a gzip member whose content
+    starts ``WARC/``, or in an uncompressed file a ``WARC/1.`` version line; None when there is none."""
+    with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        gzip_members = data[:2] == b"\x1f\x8b"
+        marker = b"\x1f\x8b\x08" if gzip_members else b"\nWARC/1."
+        position = after
+        while (position := data.find(marker, position + 1)) >= 0:
+            if not gzip_members:
+                return position + 1
+            try:
+                head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[position : position + 4096], 16)
+            except zlib.error:
+                continue
+            if head.startswith(WARC_MAGIC):
+                return position
+    return None
+
+
+def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Document, None, int | None]:
+    """The documents of the records read from *stream* on; returns the offset of a record that stopped the
+    reading (truncated, corrupt), or None at the end of the archive."""
     from fastwarc.warc import ArchiveIterator
 
     offset = 0
@@ -135,13 +169,13 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
                               Position(offset=offset, record_id=headers.get("warc-record-id")))
-                return
+                return offset
             if len(block) < record.content_length:
                 yield failure(
                     archive, f"record at offset {offset}: truncated: {len(block)} of {record.content_length} "
                     "content bytes", Position(offset=offset, record_id=record.record_id),
                 )
-                return
+                return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
             document = record_document(archive, offset, record_type, headers, block)
             if document is not None:
@@ -150,6 +184,7 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
         if unread is not None:
             yield failure(archive, f"record at offset {unread}: truncated or not a WARC record",
                           Position(offset=unread))
+        return unread
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:  # OSError; and a Rust panic in FastWARC (pyo3's PanicException is no Exception)
@@ -162,3 +197,4 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
         if at is None:
             at = offset
         yield failure(archive, f"record at offset {at}: cannot be read: {error}", Position(offset=at))
+        return at

@@ -269,3 +269,24 @@ def test_an_undecodable_content_coding_is_an_error_record_after_the_header_links
     assert [(r["kind"], r["uri"]) for r in found][:2] == [("url", "http://site.example/a"), ("error", None)]
     assert "content coding 'gzip'" in found[1]["error"]
     assert found[2]["uri"] == "http://site.example/next.html"  # the next record is read
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+def test_reading_goes_on_at_the_next_record_after_a_corrupt_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool
+) -> None:
+    records = [response(f"http://site.example/{i}", f'<a href="/p{i}">x</a>'.encode(),
+                        headers=[("Content-Type", "text/html")]) for i in range(4)]
+    if per_record:
+        data, offsets = per_record_gzip(records)
+    else:
+        data = b"".join(records)
+        offsets = [sum(map(len, records[:i])) for i in range(4)]
+    damaged = bytearray(data)
+    for at in range(offsets[1] + 4, offsets[1] + 24):  # the second record's header (or deflate stream) garbled
+        damaged[at] ^= 0x55
+    archive = write(tmp_path, "bad.warc.gz" if per_record else "bad.warc", bytes(damaged))
+    found = extract(capsys, archive, status=1)
+    assert [r["uri"] for r in found] == ["http://site.example/p0", None, "http://site.example/p2",
+                                         "http://site.example/p3"]
+    assert found[1]["offset"] == offsets[1] and str(offsets[1]) in found[1]["error"]
