@@ -51,7 +51,8 @@ class Document:
     why); ``data`` is the bytes, or None when they are read from ``path`` (decompressed by ``compression``) when the
     document is processed, which keeps a large file out of memory until then and out of any pipe to a worker;
     ``base`` the retrieval URL where the input says it (RFC 3986 5.1.3) and ``charset`` the encoding it declares;
-    ``header_links`` the links of an HTTP envelope; ``size`` the bytes it stands for, for progress.
+    ``header_links`` the links of an HTTP envelope; ``size`` the bytes it stands for, for progress;
+    ``content_type`` the media type the input declares for it (a WARC record's), when it does.
     """
 
     name: str
