@@ -1,20 +1,36 @@
-"""Time plain-text URI extraction: linkkit against urlextract, linkify-it-py, iocextract and a bare regex.
+"""Time plain-text URI extraction: linkkit against urlextract, linkify-it-py, iocextract, urlscan and a bare regex,
+on the corpus and on link-dense shapes built from it.
 
-usage: python3 benchmarks/bench_text.py CORPUS_DIR [--limit-mb N] [--peer-limit-mb N] [--repeat N]
+usage: python3 benchmarks/bench_text.py CORPUS_TEXT_DIR [--limit-mb N] [--peer-limit-mb N] [--repeat N]
+                                        [--only NAME] [--no-dense] [--no-install]
 
-Every file under CORPUS_DIR (recursively) is read once into memory, decoded as UTF-8 with surrogateescape, and each
-extractor is timed over the same texts, one call per file (the way a user runs them on documents). Only the calls
-are timed, not the reading. ``--limit-mb`` caps what every extractor reads; ``--peer-limit-mb`` caps the slow peers
-only (urlextract runs at about 0.24 MB/s), so linkkit and the regex can run on the whole corpus in the same run.
-Each row says how many files and MB that extractor measured; with ``--peer-limit-mb`` linkkit is also timed on
+Every file under CORPUS_TEXT_DIR (recursively) is read once into memory, decoded as UTF-8 with surrogateescape, and
+each extractor is timed over the same texts, one call per file (the way a user runs them on documents). Only the
+calls are timed, not the reading. ``--limit-mb`` caps what every extractor reads; ``--peer-limit-mb`` caps the slow
+peers only (urlextract runs at about 0.24 MB/s), so linkkit and the regex can run on the whole corpus in the same
+run. Each row says how many files and MB that extractor measured; with ``--peer-limit-mb`` linkkit is also timed on
 the peers' subset, and the ratios to the peers use that row. Times are CPU seconds of this process
-(``time.process_time``), so other load on a shared machine does not skew the ratios.
+(``time.process_time``), so other load on a shared machine does not skew the ratios; the extractors take turns
+within each of the ``--repeat`` rounds and the median round counts.
+
+The link-dense shapes, where the cost per reference decides the speed:
+
+- *URL list*: every distinct ``uri`` reference linkkit finds in the corpus, one a line;
+- *Markdown*: the same links as a list of ``- [link N](url)``;
+- *nodejs changelogs*: the corpus files whose name holds "nodejs" and "changelog" (Node.js release notes, a
+  Markdown link or a commit URL on most lines).
+
+For each, linkkit's and the bare regex's cost per reference found (microseconds) are printed side by side.
+A peer that is not installed is installed with pip first (``--no-install``: skipped instead).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import re
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -59,26 +75,39 @@ def iocextract_extractor() -> Extractor:
     return lambda text: sum(1 for _ in iocextract.extract_urls(text))
 
 
-# name, factory, whether --peer-limit-mb applies to it
-EXTRACTORS: tuple[tuple[str, Callable[[], Extractor], bool], ...] = (
-    ("linkkit", linkkit_extractor, False),
-    ("bare regex", regex_extractor, False),
-    ("linkkit subset", linkkit_extractor, True),
-    ("urlextract", urlextract_extractor, True),
-    ("linkify-it-py", linkify_extractor, True),
-    ("iocextract", iocextract_extractor, True),
+def urlscan_extractor() -> Extractor:
+    from urlscan import urlscan
+
+    def count(text: str) -> int:
+        # urlscan's text function: groups of context lines, each line a list of chunks, a chunk with .url a link
+        groups = urlscan.extracturls(text)
+        return sum(1 for group in groups for line in group[0] for chunk in line if chunk.url is not None)
+
+    return count
+
+
+# name, factory, whether --peer-limit-mb applies to it, the pip distribution that provides it
+EXTRACTORS: tuple[tuple[str, Callable[[], Extractor], bool, str | None], ...] = (
+    ("linkkit", linkkit_extractor, False, None),
+    ("bare regex", regex_extractor, False, None),
+    ("linkkit subset", linkkit_extractor, True, None),
+    ("urlextract", urlextract_extractor, True, "urlextract"),
+    ("linkify-it-py", linkify_extractor, True, "linkify-it-py"),
+    ("iocextract", iocextract_extractor, True, "iocextract"),
+    ("urlscan", urlscan_extractor, True, "urlscan"),
 )
+PEERS = ("urlextract", "linkify-it-py", "iocextract", "urlscan")
 
 
-def load_texts(root: Path, limit_bytes: int | None) -> list[str]:
-    """The files under *root* in sorted order, as text, up to *limit_bytes* of input in total."""
+def load_texts(root: Path, limit_bytes: int | None) -> list[tuple[str, str]]:
+    """The files under *root* in sorted order, as (name, text), up to *limit_bytes* of input in total."""
     texts, total = [], 0
     for path in sorted(p for p in root.rglob("*") if p.is_file()):
         if limit_bytes is not None and total >= limit_bytes:
             break
         data = path.read_bytes()
         total += len(data)
-        texts.append(data.decode("utf-8", "surrogateescape"))
+        texts.append((path.name, data.decode("utf-8", "surrogateescape")))
     return texts
 
 
@@ -99,61 +128,141 @@ def prefix_up_to(texts: Sequence[str], limit_mb: float | None) -> list[str]:
     return chosen
 
 
-def measure(extract: Extractor, texts: Sequence[str], repeat: int) -> tuple[float, int]:
-    """Best CPU time over *repeat* runs, and the number of links found."""
-    best, links = float("inf"), 0
+def dense_shapes(named: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
+    """The link-dense shapes built from the corpus: a URL list, a Markdown list of the same links, the nodejs
+    changelogs (each shape a list of texts, one call each)."""
+    import linkkit
+
+    links = dict.fromkeys(ref.uri for _, text in named for ref in linkkit.finditer(text) if ref.kind == "uri")
+    url_list = "".join(f"{uri}\n" for uri in links)
+    markdown = "".join(f"- [link {number}]({uri})\n" for number, uri in enumerate(links))
+    changelogs = [text for name, text in named if "nodejs" in name.lower() and "changelog" in name.lower()]
+    shapes = {"URL list": [url_list], "Markdown": [markdown]}
+    if changelogs:
+        shapes["nodejs changelogs"] = changelogs
+    return shapes
+
+
+def available(name: str, factory: Callable[[], Extractor], distribution: str | None, install: bool) -> Extractor | None:
+    """The extractor, its peer installed with pip first if missing (and *install*); None when it cannot be had."""
+    try:
+        return factory()
+    except ImportError as error:
+        if distribution is None or not install:
+            print(f"{name:<16} not installed ({error})")
+            return None
+    print(f"{name:<16} not installed: pip install {distribution}", flush=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", distribution], check=False)
+    importlib.invalidate_caches()
+    try:
+        return factory() if done.returncode == 0 else None
+    except ImportError as error:
+        print(f"{name:<16} still not importable ({error})")
+        return None
+
+
+def timed(extract: Extractor, texts: Sequence[str]) -> tuple[float, int]:
+    """CPU seconds of one run over *texts*, and the number of links found."""
+    start = time.process_time()
+    links = sum(extract(text) for text in texts)
+    return time.process_time() - start, links
+
+
+def interleaved(
+    runs: dict[str, tuple[Extractor, list[str]]], repeat: int
+) -> dict[str, tuple[float, float, float, int]]:
+    """Each extractor over its texts, taking turns, *repeat* rounds: (median, min, max seconds, links)."""
+    seconds: dict[str, list[float]] = {name: [] for name in runs}
+    links: dict[str, int] = {}
     for _ in range(repeat):
-        start = time.process_time()
-        links = sum(extract(text) for text in texts)
-        best = min(best, time.process_time() - start)
-    return best, links
+        for name, (extract, texts) in runs.items():
+            took, links[name] = timed(extract, texts)
+            seconds[name].append(took)
+    return {
+        name: (statistics.median(times), min(times), max(times), links[name]) for name, times in seconds.items()
+    }
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("corpus", type=Path, metavar="CORPUS_DIR")
-    parser.add_argument("--limit-mb", type=float, help="read at most this many MB of the corpus (all extractors)")
-    parser.add_argument("--peer-limit-mb", type=float, help="give the three peers only this many MB of it")
-    parser.add_argument("--repeat", type=int, default=1, help="runs per extractor; the best time counts")
-    parser.add_argument(
-        "--only", action="append", choices=[name for name, _, _ in EXTRACTORS], help="run only this one (repeatable)"
-    )
-    args = parser.parse_args(argv)
-
-    if not args.corpus.is_dir():
-        parser.error(f"{args.corpus}: not a directory")
-    texts = load_texts(args.corpus, None if args.limit_mb is None else int(args.limit_mb * 1e6))
-    if not texts:
-        parser.error(f"{args.corpus}: no files")
-    print(f"corpus {args.corpus}: {len(texts)} files, {megabytes(texts):.1f} MB (UTF-8, surrogateescape)")
-    print(f"{'extractor':<14} {'files':>6} {'MB':>8} {'seconds':>9} {'MB/s':>8} {'links':>9}  linkkit speed / this")
-
-    rates: dict[str, float] = {}
-    for name, factory, is_peer in EXTRACTORS:
+def corpus_table(named: Sequence[tuple[str, str]], args: argparse.Namespace) -> None:
+    texts = [text for _, text in named]
+    runs: dict[str, tuple[Extractor, list[str]]] = {}
+    for name, factory, is_peer, distribution in EXTRACTORS:
         if args.only and name not in args.only:
             continue
         if name == "linkkit subset" and args.peer_limit_mb is None:
             continue
-        try:
-            extract = factory()
-        except ImportError as error:
-            print(f"{name:<14} not installed ({error})")
-            continue
-        subset = prefix_up_to(texts, args.peer_limit_mb if is_peer else None)
+        extract = available(name, factory, distribution, args.install)
+        if extract is not None:
+            runs[name] = (extract, prefix_up_to(texts, args.peer_limit_mb if is_peer else None))
+    results = interleaved(runs, args.repeat)
+    print(
+        f"{'extractor':<16} {'files':>6} {'MB':>8} {'seconds':>9} {'min-max':>13} {'MB/s':>8} {'links':>8}"
+        "  linkkit speed / this"
+    )
+    rates: dict[str, float] = {}
+    for name, (median, low, high, links) in results.items():
+        subset = runs[name][1]
         size = megabytes(subset)
-        seconds, links = measure(extract, subset, args.repeat)
-        rates[name] = size / seconds if seconds else float("inf")
+        rates[name] = size / median if median else float("inf")
+        is_peer = name in PEERS or name == "linkkit subset"
         own = rates.get("linkkit subset" if is_peer and args.peer_limit_mb is not None else "linkkit")
         ratio = f"{own / rates[name]:.2f}x" if own else "-"
-        print(f"{name:<14} {len(subset):>6} {size:>8.1f} {seconds:>9.2f} {rates[name]:>8.2f} {links:>9}  {ratio}")
-        sys.stdout.flush()
-    peers = {n: r for n, r in rates.items() if n not in ("linkkit", "bare regex", "linkkit subset")}
+        print(
+            f"{name:<16} {len(subset):>6} {size:>8.1f} {median:>9.2f} {low:>6.2f}-{high:<6.2f} {rates[name]:>8.2f}"
+            f" {links:>8}  {ratio}"
+        )
+    peers = {n: r for n, r in rates.items() if n in PEERS}
     own = rates.get("linkkit subset", rates.get("linkkit"))
     if own and peers:
         fastest = max(peers, key=peers.__getitem__)
         print(f"linkkit / fastest peer ({fastest}), same files: {own / peers[fastest]:.1f}x (target >= 10x)")
     if "linkkit" in rates and "bare regex" in rates:
-        print(f"linkkit / bare regex: {rates['linkkit'] / rates['bare regex']:.2f} (target >= 0.5)")
+        print(f"linkkit / bare regex: {rates['linkkit'] / rates['bare regex']:.2f}x (issue 11 target >= 1.5x)")
+
+
+def dense_table(named: Sequence[tuple[str, str]], args: argparse.Namespace) -> None:
+    shapes = dense_shapes(named)
+    extractors = {"linkkit": linkkit_extractor(), "bare regex": regex_extractor()}
+    print(
+        f"\n{'link-dense shape':<18} {'MB':>6} {'refs':>7} {'linkkit us/ref':>15} {'MB/s':>7}"
+        f" {'bare us/ref':>12} {'MB/s':>7}  linkkit / bare"
+    )
+    for shape, texts in shapes.items():
+        results = interleaved({name: (extract, texts) for name, extract in extractors.items()}, args.repeat)
+        size = megabytes(texts)
+        own, own_links = results["linkkit"][0], results["linkkit"][3]
+        bare, bare_links = results["bare regex"][0], results["bare regex"][3]
+        print(
+            f"{shape:<18} {size:>6.2f} {own_links:>7} {1e6 * own / max(own_links, 1):>15.2f} {size / own:>7.1f}"
+            f" {1e6 * bare / max(bare_links, 1):>12.2f} {size / bare:>7.1f}  {bare / own:.2f}x"
+        )
+    print("(issue 11 targets: at most 2 us per reference; linkkit / bare at least 1.0x on link-dense shapes)")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path, metavar="CORPUS_TEXT_DIR")
+    parser.add_argument("--limit-mb", type=float, help="read at most this many MB of the corpus (all extractors)")
+    parser.add_argument("--peer-limit-mb", type=float, help="give the peers only this many MB of it")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds, extractors taking turns; the median counts")
+    parser.add_argument(
+        "--only", action="append", choices=[name for name, *_ in EXTRACTORS], help="run only this one (repeatable)"
+    )
+    parser.add_argument("--no-dense", action="store_true", help="skip the link-dense shapes")
+    parser.add_argument("--no-install", dest="install", action="store_false", help="skip peers not installed")
+    args = parser.parse_args(argv)
+
+    if not args.corpus.is_dir():
+        parser.error(f"{args.corpus}: not a directory")
+    named = load_texts(args.corpus, None if args.limit_mb is None else int(args.limit_mb * 1e6))
+    if not named:
+        parser.error(f"{args.corpus}: no files")
+    texts = [text for _, text in named]
+    print(f"corpus {args.corpus}: {len(texts)} files, {megabytes(texts):.1f} MB (UTF-8, surrogateescape)")
+    corpus_table(named, args)
+    sys.stdout.flush()
+    if not args.no_dense:
+        dense_table(named, args)
     return 0
 
 

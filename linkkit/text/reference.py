@@ -14,7 +14,6 @@ from the first to the last character of the reference, so it includes any whites
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
 from ..link import only_group_zero
@@ -23,7 +22,6 @@ Delimiter = Literal["angle", "url-prefix", "quote", "bracket", "markdown", "bare
 Kind = Literal["uri", "urn", "abbreviated", "email"]
 
 
-@dataclass(frozen=True, slots=True)
 class Reference:
     """One reference found by :func:`linkkit.finditer`; offsets are absolute in the scanned text.
 
@@ -31,45 +29,138 @@ class Reference:
     the delimited reference itself (``outer_span()`` of the stream), and ``offset`` says where it starts, so that
     a stream never keeps its chunks alive; for a str ``offset`` is 0.  Two references are equal when they say the
     same thing about the same place: ``string`` and ``offset`` are left out of the comparison.
+
+    An immutable value built for the scanner's hot loop: a few slots set once, and ``.uri`` read from the text when
+    first asked for if the scanner found it to be the reference's own characters (``.raw``).
     """
 
-    string: str = field(compare=False)
-    offset: int = field(compare=False)
-    _start: int
-    _end: int
-    outer_start: int
-    outer_end: int
-    uri: str
-    delimiter: Delimiter
-    kind: Kind
-    alternatives: tuple[str, ...] = ()
-    # The run of URI characters went on past ``max_length`` (linkkit.ScanOptions): the reference was cut there,
-    # in finditer and finditer_stream alike, and the scan went on after it.
-    truncated: bool = False
+    __slots__ = ("_fields",)
+
+    # (string, start, end, outer_start, outer_end, delimiter, kind, uri or None when it is .raw, and None or the
+    # rare fields (offset, alternatives, truncated))
+    _fields: tuple[str, int, int, int, int, Delimiter, Kind, str | None, tuple[int, tuple[str, ...], bool] | None]
+
+    def __init__(
+        self, string: str, offset: int, _start: int, _end: int, outer_start: int, outer_end: int, uri: str | None,
+        delimiter: Delimiter, kind: Kind, alternatives: tuple[str, ...] = (), truncated: bool = False,
+    ) -> None:
+        rare = None if not offset and not alternatives and not truncated else (offset, alternatives, truncated)
+        object.__setattr__(
+            self, "_fields", (string, _start, _end, outer_start, outer_end, delimiter, kind, uri, rare)
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Reference is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Reference is immutable: cannot delete {name!r}")
+
+    @property
+    def string(self) -> str:
+        """The scanned text (a stream's reference: its own delimited text, from ``offset`` on)."""
+        return self._fields[0]
+
+    @property
+    def outer_start(self) -> int:
+        """Offset of the first delimiter, or of the reference when it has none."""
+        return self._fields[3]
+
+    @property
+    def outer_end(self) -> int:
+        """Offset just past the last delimiter, or past the reference when it has none."""
+        return self._fields[4]
+
+    @property
+    def delimiter(self) -> Delimiter:
+        """What delimits the reference: "angle", "url-prefix", "quote", "bracket", "markdown" or "bare"."""
+        return self._fields[5]
+
+    @property
+    def kind(self) -> Kind:
+        """What kind of reference it is: "uri", "urn", "abbreviated" (``www.``, ``ftp.``) or "email"."""
+        return self._fields[6]
+
+    @property
+    def uri(self) -> str:
+        """The reference read as a URI: wrapping whitespace and quote marks left out, ``http://``, ``ftp://`` or
+        ``mailto:`` put before an abbreviated reference or an e-mail address."""
+        uri = self._fields[7]
+        return self.raw if uri is None else uri
+
+    @property
+    def offset(self) -> int:
+        """Where ``string`` starts in the scanned text (0 for a str; a stream's references hold their own text)."""
+        rare = self._fields[8]
+        return 0 if rare is None else rare[0]
+
+    @property
+    def alternatives(self) -> tuple[str, ...]:
+        """The other readings of hyphens at line breaks (RFC 2396 appendix E), when they differ from ``.uri``."""
+        rare = self._fields[8]
+        return () if rare is None else rare[1]
+
+    @property
+    def truncated(self) -> bool:
+        """The run of URI characters went on past ``max_length`` (linkkit.ScanOptions): the reference was cut
+        there, in finditer and finditer_stream alike, and the scan went on after it."""
+        rare = self._fields[8]
+        return False if rare is None else rare[2]
+
+    def _key(self) -> tuple[object, ...]:
+        return (*self._fields[1:7], self.uri, self.alternatives, self.truncated)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Reference)
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> tuple[type[Reference], tuple[object, ...]]:
+        return (Reference, (
+            self.string, self.offset, *self._fields[1:5], self.uri,
+            self.delimiter, self.kind, self.alternatives, self.truncated,
+        ))
+
+    def rebased(self, base: int) -> Reference:
+        """The same reference *base* characters further on, holding only its own delimited text (streams)."""
+        string, start, end, outer_start, outer_end, delimiter, kind, uri, _ = self._fields
+        offset = self.offset
+        return Reference(
+            string[outer_start - offset : outer_end - offset], base + outer_start, base + start, base + end,
+            base + outer_start, base + outer_end, uri, delimiter, kind, self.alternatives, self.truncated,
+        )
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the reference's own characters, without its delimiters (like ``re.Match.span``)."""
-        only_group_zero(group, "Reference")
-        return (self._start, self._end)
+        if group != 0:
+            only_group_zero(group, "Reference")
+        return self._fields[1:3]
 
     def start(self, group: int = 0) -> int:
         """Offset of the reference's first character."""
-        only_group_zero(group, "Reference")
-        return self._start
+        if group != 0:
+            only_group_zero(group, "Reference")
+        return self._fields[1]
 
     def end(self, group: int = 0) -> int:
         """Offset just past the reference's last character."""
-        only_group_zero(group, "Reference")
-        return self._end
+        if group != 0:
+            only_group_zero(group, "Reference")
+        return self._fields[2]
 
     def outer_span(self) -> tuple[int, int]:
         """``(start, end)`` including the delimiters: ``<URL:`` ... ``>``, the quotes or brackets around it."""
-        return (self.outer_start, self.outer_end)
+        return self._fields[3:5]
 
     @property
     def raw(self) -> str:
         """Exactly the input characters the reference occupies (``text[start:end]``), wrapping whitespace and all."""
-        return self.string[self._start - self.offset : self._end - self.offset]
+        string, start, end = self._fields[:3]
+        offset = self.offset
+        return string[start - offset : end - offset]
 
     @property
     def unwrapped(self) -> str:
@@ -110,3 +201,9 @@ class Reference:
             f"delimiter={self.delimiter!r}, kind={self.kind!r}>"
         )
 
+
+# The scanner's hot path builds a Reference from its fields without __init__ (two C calls instead of a Python frame):
+# reference = _NEW(Reference); _SET_FIELDS(reference, (string, start, end, outer_start, outer_end, delimiter, kind,
+# None, None)) -- the layout of Reference._fields.
+_NEW = object.__new__
+_SET_FIELDS = Reference._fields.__set__  # type: ignore[attr-defined,misc]  # the slot's member descriptor
