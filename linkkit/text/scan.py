@@ -409,7 +409,7 @@ _PLAIN_RUN = _compile_plain(
 )
 _PLAIN_REACH = _WINDOW - _LIST_SEPARATOR_REACH  # a run this long or longer is left to the windowed judgement
 _NOT_ENCLOSED: tuple[str, Delimiter] = ("", "bare")
-_EMPTY_AUTHORITY = frozenset(("", "/", "?", "#"))
+_EMPTY_AUTHORITY = frozenset("/?#")
 
 
 def _plain_uri(text: str, colon: int, floor: int, max_length: int) -> _Candidate | None:
@@ -434,14 +434,18 @@ def _plain_uri(text: str, colon: int, floor: int, max_length: int) -> _Candidate
     if run_end == endpos < size:
         return None  # a long run: the window judges it (_beginning), max_length may cut it
     low = start - 3 * MAX_WRAP
-    if text.rfind("<", low if low > floor else floor, start) >= 0 or ":" in text[start - 2 if start > 1 else 0 : start]:
-        return None  # perhaps <...>, <URL:...> or URL:... (_extent, _delimited)
+    if text.rfind("<", low if low > floor else floor, start) >= 0:
+        return None  # perhaps <...> or <URL:...> (_extent)
+    if ":" in text[start - 2 if start > 1 else 0 : start]:
+        return None  # perhaps URL:... (_delimited)
     end = run.end(1)
     horizon = run_end + _BARE_REACH
-    rest = text[colon + 1 : end]
-    if rest[2:3] in _EMPTY_AUTHORITY or not rest.startswith("//") or name not in _SLASHES_ENOUGH:
-        if not _usable(name, rest, text[start - 1 : start]):
-            return None, horizon
+    # _usable, its common case first: "//" and an authority that begins with a character of its own
+    if not (
+        name in _SLASHES_ENOUGH and end > colon + 3 and text.startswith("//", colon + 1)
+        and text[colon + 3] not in _EMPTY_AUTHORITY
+    ) and not _usable(name, text[colon + 1 : end], text[start - 1 : start]):
+        return None, horizon
     # _enclosed
     outer_start, outer_end = start, end
     delimiter: Delimiter = "bare"
@@ -533,9 +537,7 @@ def _in_cjk_prose(before: str, rest: str) -> bool:
 
 
 def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, runs: _URNRuns) -> _Candidate:
-    plain = _plain_uri(text, colon, floor, options.max_length)
-    if plain is not None:
-        return plain
+    """The candidate at a ":" trigger (the hot loop tries :func:`_plain_uri` first)."""
     found = _scheme_start(text, colon, floor)
     if found is None:
         return None, colon + 3  # it looked at most for the "//" after the ":"
@@ -740,6 +742,7 @@ def _scan(
     size = len(text)
     stop = size if final else size - _MARGIN
     runs = _URNRuns()
+    max_length = options.max_length
     followings: list[Callable[[str, int], int]] = [_next_scheme_trigger]
     judges: list[_Judge] = [_scheme_candidate]
     if options.abbreviated:
@@ -755,7 +758,11 @@ def _scan(
         at = min(upcoming)
         if at >= stop:
             return (max(pos, stop) if at > size else at), floor
-        found, horizon = judges[upcoming.index(at)](text, at, floor, options, runs)
+        if at == upcoming[0]:  # a ":": the hot path first
+            plain = _plain_uri(text, at, floor, max_length)
+            found, horizon = _scheme_candidate(text, at, floor, options, runs) if plain is None else plain
+        else:
+            found, horizon = judges[upcoming.index(at)](text, at, floor, options, runs)
         if horizon >= size and not final:
             return at, floor
         if found is None:
