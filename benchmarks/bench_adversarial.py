@@ -174,7 +174,10 @@ def _children_cpu() -> float:
 def _cli(path: str) -> float:
     """CPU seconds of ``python -m linkkit extract PATH``."""
     started = _children_cpu()
-    subprocess.run([sys.executable, "-m", "linkkit", "extract", path], stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "linkkit", "extract", "--max-length", str(_NO_CUT), path],
+        stdout=subprocess.DEVNULL, check=True,
+    )
     return _children_cpu() - started
 
 

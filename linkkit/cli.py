@@ -45,6 +45,7 @@ from .sources import Counts, Document, WalkOptions, documents, names_from
 from .sources.files import open_list, walk
 from .sources.inputs import is_mail
 from .uri.resolution import Base
+from .text.scan import ScanOptions
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
 EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
@@ -103,6 +104,11 @@ def _add_scanner_options(parser: argparse.ArgumentParser) -> None:
         help="do not complete www. and ftp. hosts (RFC 3986 draft appendix F)",
     )
     parser.add_argument("--emails", action="store_true", help="also find bare e-mail addresses, as mailto: URIs")
+    parser.add_argument(
+        "--max-length", type=_positive, default=ScanOptions().max_length, metavar="N",
+        help="the longest reference in a text input, in characters (default 1048576): a longer run is cut there "
+        "and the scan goes on; memory is about four times N",
+    )
 
 
 def _add_target_options(parser: argparse.ArgumentParser, what: str) -> None:
@@ -182,8 +188,8 @@ def _check_batch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
 def _extract_options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(
         format=ALIASES.get(args.format, args.format), base=args.base, encoding=args.encoding,
-        abbreviated=args.abbreviated, emails=args.emails, headers=args.headers, unique=args.unique,
-        flags=args.flags,
+        abbreviated=args.abbreviated, emails=args.emails, max_length=args.max_length, headers=args.headers,
+        unique=args.unique, flags=args.flags,
     )
 
 

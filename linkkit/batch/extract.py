@@ -34,20 +34,21 @@ ERRORS = "surrogateescape"
 class ExtractOptions:
     """What ``linkkit extract`` asks of each document: the output *format*; *base* (``--base``) for documents
     without a base of their own; *encoding* (``--encoding``) over any the input declares; the scanner's
-    *abbreviated* and *emails*; *headers* for messages' List-* fields; *unique* to return each line's URI."""
+    *abbreviated*, *emails* and *max_length*; *headers* for messages' List-* fields; *unique* to return each line's URI."""
 
     format: str = "plain"
     base: str | None = None
     encoding: str | None = None
     abbreviated: bool = True
     emails: bool = False
+    max_length: int = ScanOptions().max_length
     headers: bool = False
     unique: bool = False
     flags: bool = False  # each record's "flags" (linkkit.security.flags)
 
     @property
     def scanner(self) -> dict[str, Any]:
-        return {"abbreviated": self.abbreviated, "emails": self.emails}
+        return {"abbreviated": self.abbreviated, "emails": self.emails, "max_length": self.max_length}
 
 
 class Outcome(NamedTuple):

@@ -205,7 +205,7 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     undecodable = Undecodable()
     chunks = decoded_chunks(source, encoding, head, binary, undecodable)
     out.write(encoding.bom)
-    scanner = {"abbreviated": args.abbreviated, "emails": args.emails}
+    scanner = {"abbreviated": args.abbreviated, "emails": args.emails, "max_length": args.max_length}
     try:
         changed = rewrite_stream(chunks, replacement(args), scanner, lambda text: out.write(encoded(text, encoder)))
         out.write(encoder.encode("", final=True))

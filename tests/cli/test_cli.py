@@ -690,3 +690,16 @@ def test_a_wrong_option_shows_the_usage_of_its_subcommand(command: str, capsys: 
     err = capsys.readouterr().err
     assert err.startswith(f"usage: linkkit {command} ")
     assert err.endswith(f"linkkit {command}: error: unrecognized arguments: --frobnicate\n")
+
+
+def test_max_length_cuts_a_long_reference_in_extract_and_rewrite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "long.txt"
+    path.write_text("see http://example.com/aaaaaaaaaa and more\n", encoding="utf-8")
+    assert cli.main(["extract", "--max-length", "12", str(path)]) == 0
+    assert capsys.readouterr().out == "http://examp\n"  # cut at 12 characters; the scan goes on after the cut
+    assert cli.main(["rewrite", "--angle", "--max-length", "12", str(path)]) == 0
+    assert capsys.readouterr().out == "see <http://examp>le.com/aaaaaaaaaa and more\n"
+    with pytest.raises(SystemExit):
+        cli.main(["extract", "--max-length", "0", str(path)])
