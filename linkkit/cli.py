@@ -397,7 +397,8 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
         encoding=args.encoding, force=args.force, normalize=getattr(args, "normalize", False),
         unwrap=getattr(args, "unwrap", False), angle=getattr(args, "angle", False),
         as_text=getattr(args, "as_text", False), abbreviated=getattr(args, "abbreviated", True),
-        emails=getattr(args, "emails", False), defang=getattr(args, "defang", False),
+        emails=getattr(args, "emails", False), max_length=getattr(args, "max_length", ScanOptions().max_length),
+        defang=getattr(args, "defang", False),
         redact=getattr(args, "redact", False), drop_userinfo=getattr(args, "drop_userinfo", False),
         redact_query=tuple(getattr(args, "redact_query", None) or ()),
     )

@@ -28,6 +28,7 @@ from ..security.redact import Redaction, redacted
 from ..sources.document import Document
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
+from ..text.scan import ScanOptions
 from ..text.reference import Reference
 from ..text.stream import finditer_stream
 from ..uri.normalization import normalize
@@ -273,6 +274,7 @@ class TreeOptions:
     as_text: bool = False
     abbreviated: bool = True
     emails: bool = False
+    max_length: int = ScanOptions().max_length
     base: str | None = None  # a message's last base (RFC 2557 5): the file's retrieval URL
     defang: bool = False
     redact: bool = False
