@@ -31,6 +31,11 @@ from .uri import (
 
 if TYPE_CHECKING:
     from . import html
+    from .security.defang import defang, refang
+    from .security.flags import flags
+
+# linkkit.security's functions, loaded on first use like linkkit.html (idna and the confusables table cost an import).
+_SECURITY = frozenset({"defang", "flags", "refang"})
 
 
 def __getattr__(name: str) -> Any:
@@ -40,6 +45,10 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return importlib.import_module(".html", __name__)
+    if name in _SECURITY:
+        from . import security
+
+        return getattr(security, name)
     if name == "__version__":
         from importlib.metadata import version
 
@@ -61,16 +70,19 @@ __all__ = [
     "Violation",
     "__version__",
     "compose",
+    "defang",
     "equivalent",
     "findall",
     "finditer",
     "finditer_stream",
+    "flags",
     "html",
     "is_valid",
     "normalize",
     "parse",
     "parse_urn",
     "record",
+    "refang",
     "remove_dot_segments",
     "resolve",
     "scheme_specific",

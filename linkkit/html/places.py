@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from ..link import only_group_zero
 from ..uri.charset import always_match
 from .base import _scheme
+
+if TYPE_CHECKING:
+    from ..security.flags import Flag
 
 # HTML standard, Infra "ASCII whitespace": TAB, LF, FF, CR, SPACE (CR survives input preprocessing only in
 # values, where it is whitespace all the same); and as a regex character class.
@@ -75,6 +79,20 @@ class Link:
     uri: str
     _span: tuple[int, int]
     base: str | None
+    _flags: tuple[Flag, ...] | None = field(default=None, compare=False, repr=False)  # .flags, once read
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """What ``uri`` does that RFC 3986 section 7 warns about (:func:`linkkit.security.flags`, context
+        ``html``: a ``javascript:`` URL is flagged; ``text`` for a reference of the visible text), computed on
+        first read and kept."""
+        found = self._flags
+        if found is None:
+            from ..security.flags import flags
+
+            found = flags(self.uri, context="text" if self.tag == "#text" else "html")
+            object.__setattr__(self, "_flags", found)
+        return found
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the URL in the input (like ``re.Match.span``)."""

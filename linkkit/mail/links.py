@@ -15,11 +15,14 @@ import re
 import urllib.parse
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import linkkit
 from linkkit import html
 from linkkit.link import only_group_zero
+
+if TYPE_CHECKING:
+    from linkkit.security.flags import Flag
 from linkkit.text.reference import Reference
 
 from .base import entity_base, is_absolute
@@ -72,6 +75,19 @@ class MailLink:
     target_part: str | None = None
     # What the finder of the part's type found (a linkkit.Reference, a linkkit.html.Link), spans in the part's text.
     inner: Reference | html.Link | None = field(default=None, compare=False, repr=False)
+    _flags: tuple[Flag, ...] | None = field(default=None, compare=False, repr=False)  # .flags, once read
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """What ``uri`` does that RFC 3986 section 7 warns about (:func:`linkkit.security.flags`, context
+        ``mail``: a ``javascript:`` link is flagged), computed on first read and kept."""
+        found = self._flags
+        if found is None:
+            from linkkit.security.flags import flags
+
+            found = flags(self.uri, context="mail")
+            object.__setattr__(self, "_flags", found)
+        return found
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the link in its part's decoded text (like ``re.Match.span``)."""

@@ -28,6 +28,7 @@ string: whatever the scanner, the HTML reader or a mail part hands it is judged,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -86,11 +87,12 @@ _TAB_OR_NEWLINE = regex.compile(r"[\t\n\r]")
 _SCHEME = regex.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data"})
 _AUGMENTED_ONLY = frozenset({"Hanb", "Jpan", "Kore"})
-# The shape of nearly every URI, which no flag concerns (with an ASCII URI without "%"): "scheme://" and a host of
-# ASCII letters, digits, "." and "-" holding no "xn--" label and a letter that is no hex digit and no "x" (so no
-# number form, 7.4), then a port or nothing, then the path, query or fragment. Judged by one match.
-_PLAIN = regex.compile(
-    r"[A-Za-z][A-Za-z0-9+.\-]*+://(?![^/?#]*?[xX][nN]--)[A-Za-z0-9.\-]*?[g-wyzG-WYZ][A-Za-z0-9.\-]*+(?::[0-9]*+)?(?:[/?#]|\Z)"
+# The shape of nearly every URI, which no flag concerns (with an ASCII URI without "%" and without "xn--"):
+# "scheme://" and a host of ASCII letters, digits, "." and "-" with a letter that is no hex digit and no "x" (so no
+# number form, 7.4; the possessive run of the others stops at the first), a port or nothing, then the path, query or
+# fragment. One match of the standard library's engine, which runs it in a third of a microsecond.
+_PLAIN = re.compile(
+    r"[A-Za-z][A-Za-z0-9+.\-]*+://[0-9a-fA-FxX.\-]*+[g-wyzG-WYZ][A-Za-z0-9.\-]*+(?::[0-9]*+)?(?:[/?#]|\Z)"
 )
 
 
@@ -101,12 +103,15 @@ def flags(uri: str, *, context: Context = "text") -> tuple[Flag, ...]:
         raise TypeError(f"flags() takes a str, not {type(uri).__name__}")
     if context not in _CONTEXTS:
         raise ValueError(f"context must be one of {', '.join(_CONTEXTS)}, not {context!r}")
-    if (
-        uri.isascii() and "%" not in uri and _PLAIN.match(uri) is not None
-        and (context == "text" or uri[: uri.index(":")].lower() not in ACTIVE_SCHEMES)
-    ):
+    if is_plain(uri) and (context == "text" or uri[: uri.index(":")].lower() not in ACTIVE_SCHEMES):
         return ()
     return _flags(uri, context)
+
+
+def is_plain(uri: str) -> bool:
+    """Whether *uri* has the plain shape that no flag concerns outside HTML and mail (``flags(uri) == ()``), decided
+    by one match: an ASCII URI without "%" and "xn--", "scheme://" and a host that can be no number form."""
+    return uri.isascii() and "%" not in uri and "n--" not in uri and "N--" not in uri and _PLAIN.match(uri) is not None
 
 
 def _flags(uri: str, context: Context) -> tuple[Flag, ...]:

@@ -14,9 +14,27 @@ from the first to the last character of the reference, so it includes any whites
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..link import only_group_zero
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..security.flags import Flag
+
+# linkkit.security.flags' flags and is_plain, imported when a first Reference's .flags is read (scanning never
+# imports them).
+_SECURITY: tuple[Callable[[str], tuple[Flag, ...]], Callable[[str], bool]] | None = None
+
+
+def _security() -> tuple[Callable[[str], tuple[Flag, ...]], Callable[[str], bool]]:
+    global _SECURITY
+    from ..security.flags import flags, is_plain
+
+    _SECURITY = (flags, is_plain)
+    return _SECURITY
+
 
 Delimiter = Literal["angle", "url-prefix", "quote", "bracket", "markdown", "bare"]
 Kind = Literal["uri", "urn", "abbreviated", "email"]
@@ -34,7 +52,8 @@ class Reference:
     first asked for if the scanner found it to be the reference's own characters (``.raw``).
     """
 
-    __slots__ = ("_fields",)
+    # _flags: .flags once read (unset until then: building a Reference never pays for it)
+    __slots__ = ("_fields", "_flags")
 
     # (string, start, end, outer_start, outer_end, delimiter, kind, uri or None when it is .raw, and None or the
     # rare fields (offset, alternatives, truncated))
@@ -86,6 +105,26 @@ class Reference:
         ``mailto:`` put before an abbreviated reference or an e-mail address."""
         uri = self._fields[7]
         return self.raw if uri is None else uri
+
+    @property
+    def flags(self) -> tuple[Flag, ...]:
+        """What ``.uri`` does that RFC 3986 section 7 warns about (:func:`linkkit.security.flags`): a tuple of
+        :class:`linkkit.security.Flag`, empty for most references; computed when read (a scan never computes
+        it), and kept unless the URI has the plain shape that one match clears.
+
+        >>> import linkkit
+        >>> [flag.name for flag in next(linkkit.finditer("see http://user:pw@0x7f.1/")).flags]
+        ['userinfo', 'password', 'rare-ip-form']
+        """
+        flags, is_plain = _SECURITY or _security()
+        uri = self.uri
+        if is_plain(uri):  # nearly every reference: answered by one match, cheaper than a cache
+            return ()
+        found: tuple[Flag, ...] | None = getattr(self, "_flags", None)
+        if found is None:
+            found = flags(uri)
+            object.__setattr__(self, "_flags", found)
+        return found
 
     @property
     def offset(self) -> int:

@@ -801,9 +801,13 @@ _DEFAULT = ScanOptions()
 
 def finditer(
     text: str, *, abbreviated: bool = _DEFAULT.abbreviated, emails: bool = _DEFAULT.emails,
-    max_length: int = _DEFAULT.max_length,
+    max_length: int = _DEFAULT.max_length, refang: bool = False,
 ) -> Iterator[Reference]:
     """Iterate over the references in *text*, in text order (the options: :class:`ScanOptions`).
+
+    With *refang*, the defanged spellings of threat reports are read too (``hxxps://evil[.]example/``, the table
+    of :mod:`linkkit.security.defang`): ``.uri`` is the refanged URI, while ``.raw``, ``.span()`` and
+    ``.outer_span()`` point at what was written, so :func:`sub` replaces a defanged reference in place.
 
     Large inputs belong to :func:`linkkit.finditer_stream`, which holds a bounded piece of the text at a time: a
     whole str costs 1, 2 or 4 bytes a character for all of it, as its widest character needs (one emoji or other
@@ -812,30 +816,48 @@ def finditer(
     if not isinstance(text, str):
         raise TypeError(f"finditer() takes a str, not {type(text).__name__}")
     options = ScanOptions(abbreviated=abbreviated, emails=emails, max_length=max_length)
+    if refang:
+        return _refanged(text, options)
     return _scan(text, 0, 0, options, final=True)
+
+
+def _refanged(text: str, options: ScanOptions) -> Iterator[Reference]:
+    """The references of *text* with its defanged spellings read back: the refanged text is scanned and each
+    reference's spans mapped back to what was written (the hot loop itself knows nothing of defanging)."""
+    from ..security.defang import refanged  # loaded when refanging is asked for
+
+    reading = refanged(text)
+    if not reading.edits:
+        yield from _scan(text, 0, 0, options, final=True)
+        return
+    for ref in _scan(reading.text, 0, 0, options, final=True):
+        start, end = reading.original_span(*ref.span())
+        outer_start, outer_end = reading.original_span(*ref.outer_span())
+        yield Reference(text, 0, start, end, outer_start, outer_end, ref.uri, ref.delimiter, ref.kind,
+                        ref.alternatives, ref.truncated)
 
 
 def findall(
     text: str, *, abbreviated: bool = _DEFAULT.abbreviated, emails: bool = _DEFAULT.emails,
-    max_length: int = _DEFAULT.max_length,
+    max_length: int = _DEFAULT.max_length, refang: bool = False,
 ) -> list[str]:
     """The cleaned URIs (``Reference.uri``) of the references in *text*, in text order.
 
     For large inputs use :func:`linkkit.finditer_stream` (bounded memory; see :func:`finditer`).
     """
-    found = finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length)
+    found = finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length, refang=refang)
     return [reference.uri for reference in found]
 
 
 def subn(
     repl: str | Callable[[Reference], str], text: str, *, count: int = 0, abbreviated: bool = _DEFAULT.abbreviated,
-    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length,
+    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length, refang: bool = False,
 ) -> tuple[str, int]:
     """Like :func:`sub`, and also say how many references were replaced."""
     replace = repl if callable(repl) else (lambda _reference: repl)
     pieces: list[str] = []
     copied = replaced = 0
-    for reference in finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length):
+    for reference in finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length, refang=refang):
         if count and replaced == count:
             break
         start, end = reference.span()
@@ -849,11 +871,12 @@ def subn(
 
 def sub(
     repl: str | Callable[[Reference], str], text: str, *, count: int = 0, abbreviated: bool = _DEFAULT.abbreviated,
-    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length,
+    emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length, refang: bool = False,
 ) -> str:
     """Replace each reference's span (not its delimiters) by *repl*: a string, or a function of the Reference.
 
     >>> sub(lambda ref: ref.uri.upper(), "see <http://example.org/a>.")
     'see <HTTP://EXAMPLE.ORG/A>.'
     """
-    return subn(repl, text, count=count, abbreviated=abbreviated, emails=emails, max_length=max_length)[0]
+    return subn(repl, text, count=count, abbreviated=abbreviated, emails=emails, max_length=max_length,
+                refang=refang)[0]

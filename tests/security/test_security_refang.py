@@ -44,6 +44,29 @@ def test_refanged_text_is_scanned_and_spans_point_at_what_was_written(
     assert found == list(zip(uris, spans, strict=True))
 
 
+@pytest.mark.parametrize(("text", "spans", "uris", "emails"), _cases())
+def test_the_scanner_finds_defanged_references_with_refang(
+    text: str, spans: list[tuple[int, int]], uris: list[str], emails: bool
+) -> None:
+    found = list(linkkit.finditer(text, emails=emails, refang=True))
+    assert [(ref.uri, ref.span()) for ref in found] == list(zip(uris, spans, strict=True))
+    for ref in found:
+        assert ref.raw == text[slice(*ref.span())] and ref.string is text
+        outer_start, outer_end = ref.outer_span()
+        assert outer_start <= ref.start() <= ref.end() <= outer_end
+    assert linkkit.findall(text, emails=emails, refang=True) == uris
+
+
+def test_refang_is_off_by_default_and_sub_replaces_in_place() -> None:
+    text = "C2: hxxps://evil[.]example/gate, (www[.]evil[.]example) and http://ok.example/."
+    assert linkkit.findall(text) == ["hxxps://evil[.]example/gate", "http://ok.example/"]  # read as written
+    assert linkkit.sub(lambda ref: f"<{ref.uri}>", text, refang=True) == (
+        "C2: <https://evil.example/gate>, (<http://www.evil.example>) and <http://ok.example/>."
+    )
+    assert linkkit.subn("X", text, refang=True, count=1) == ("C2: X, (www[.]evil[.]example) and http://ok.example/.", 1)
+    assert linkkit.sub(lambda ref: ref.raw, text, refang=True) == text
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
