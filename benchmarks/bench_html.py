@@ -1,6 +1,6 @@
 """Absolutize every HTML file of DIR with linkkit, lxml and BeautifulSoup: speed, and bytes changed outside links.
 
-usage: python3 benchmarks/bench_html.py DIR [--limit-mb N] [--repeat N] [--no-diff] [--bs4-parser NAME]
+usage: python3 benchmarks/bench_html.py DIR [--limit-mb N] [--repeat N] [--no-diff] [--no-memory] [--bs4-parser NAME]
 
 Each file is given the retrieval URL ``https://docs.example/<file name>``. In one run, every file is handed to each
 tool in turn (the order rotates from file to file), and only the tool's own work is timed, as CPU time of this
@@ -14,6 +14,7 @@ import argparse
 import re
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -66,7 +67,7 @@ def without_links(document: bytes) -> bytes:
     pieces: list[bytes] = []
     last = 0
     for link in html.links(document):
-        start, end = link.span
+        start, end = link.span()
         pieces.append(document[last:start])
         pieces.append(LINK_MARK)
         last = end
@@ -195,6 +196,29 @@ def report(files: Sequence[Path], tallies: dict[str, Tally], *, diff: bool) -> s
     return "\n".join(lines)
 
 
+def peak_memory(files: Sequence[Path], factors: Sequence[int] = (1, 4, 16)) -> str:
+    """linkkit's peak memory while absolutizing documents of growing size: the largest file of the corpus, and
+    its body repeated *factors* times (still one document), as Python allocations traced by tracemalloc (the
+    input document itself excluded), over the document's size. lxml allocates in C, which tracemalloc does not
+    see, so it is left out."""
+    largest = max(files, key=lambda p: p.stat().st_size)
+    data = largest.read_bytes()
+    lines = [f"peak memory of linkkit's absolutize, document {largest.name} grown by repetition", ""]
+    lines.append(f"{'document MB':>12} {'peak MB':>9} {'peak / document':>16}")
+    for factor in factors:
+        document = data * factor
+        tracemalloc.start()
+        try:
+            output = html.absolutize(document, RETRIEVAL_ROOT + largest.name)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        del output
+        lines.append(f"{len(document) / 1e6:>12.2f} {peak / 1e6:>9.2f} {peak / len(document):>16.2f}")
+    lines.append("(issue 11 target: at most 2x the document)")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directory", type=Path, metavar="DIR", help="folder of .html/.htm files (searched recursively)")
@@ -202,6 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="time each tool this many times per file, keep the best")
     parser.add_argument("--no-diff", dest="diff", action="store_false", help="skip counting changed bytes")
     parser.add_argument("--bs4-parser", default="html.parser", help="BeautifulSoup tree builder (default html.parser)")
+    parser.add_argument("--no-memory", dest="memory", action="store_false", help="skip the peak memory table")
     args = parser.parse_args(argv)
     if not args.directory.is_dir():
         parser.error(f"{args.directory}: not a directory")
@@ -210,6 +235,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"{args.directory}: no .html or .htm files")
     tallies = run(files, repeat=max(1, args.repeat), diff=args.diff, bs4_parser=args.bs4_parser)
     print(report(files, tallies, diff=args.diff))
+    if args.memory:
+        print()
+        print(peak_memory(files))
     return 0
 
 

@@ -21,7 +21,7 @@ from .errors import InputError
 
 STDIN = "-"
 ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
-CHUNK_SIZE = 1 << 20  # bytes read at a time: memory stays bounded on a file of any size
+CHUNK_SIZE = 1 << 16  # bytes read at a time: memory stays bounded (and flat) on a file of any size
 # Bytes looked at to tell an HTML input from plain text; the HTML standard's prescan for a <meta> charset looks at
 # as many (13.2.3.2).
 SNIFF_SIZE = 1024

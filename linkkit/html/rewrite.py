@@ -149,14 +149,25 @@ def _held(value: str, kind: str) -> str:
     value fits only where a whole attribute is one URL: elsewhere it is a ValueError."""
     if not value and kind != URL:
         raise ValueError(f"an empty URL cannot be written in a {kind} value: it would vanish or change its neighbours")
-    inner = "\0" + (ASCII_WHITESPACE if kind in (TOKENS, SRCSET) else "") + ("'\"" if kind == REFRESH else "")
-    edges = ASCII_WHITESPACE + ("," if kind == SRCSET else "")
+    inner = _HELD_INNER.get(kind) or _held_inner(kind)
+    edges = SRCSET_EDGES if kind == SRCSET else ASCII_WHITESPACE
+    if inner.isdisjoint(value) and value[:1] not in edges and value[-1:] not in edges:
+        return value  # the common case: nothing to encode (an empty value is never taken here: "" is in any str)
     core = value.strip(edges)
     head = value[: len(value) - len(value.lstrip(edges))]
     tail = value[len(head) + len(core) :]
-    if any(c in inner for c in core):
+    if not inner.isdisjoint(core):
         core = "".join(percent_encode(c) if c in inner else c for c in core)
     return percent_encode(head) + core + percent_encode(tail)
+
+
+def _held_inner(kind: str) -> frozenset[str]:
+    """What a value of this kind of place cannot hold inside it (see :func:`_held`)."""
+    return frozenset("\0" + (ASCII_WHITESPACE if kind in (TOKENS, SRCSET) else "") + ("'\"" if kind == REFRESH else ""))
+
+
+_HELD_INNER = {kind: _held_inner(kind) for kind in (URL, TOKENS, SRCSET, REFRESH)}
+SRCSET_EDGES = ASCII_WHITESPACE + ","
 
 
 _ENDS_UNQUOTED = ASCII_WHITESPACE + ">"  # what ends an unquoted attribute value (13.2.5.38)
@@ -273,11 +284,14 @@ def _apply(document: Document, prepared: _Document, edits: list[tuple[int, int, 
     pieces: list[Any] = []
     position = 0
     codec = prepared.codec
+    # The bytes between the edits are joined from views of the input, not copies: the output is the only new
+    # document-sized buffer.
+    source: Any = document if isinstance(document, str) else memoryview(document)
     for start, end, text, errors in edits:
-        pieces.append(document[position:start])
+        pieces.append(source[position:start])
         pieces.append(text if codec is None else _encoded(text, codec, errors))
         position = end
-    pieces.append(document[position:])
+    pieces.append(source[position:])
     return ("" if isinstance(document, str) else b"").join(pieces)
 
 

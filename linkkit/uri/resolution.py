@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..errors import ResolutionError
-from .model import Components, URIReference, recompose, split
+from .model import Components, URIReference, _match_appendix_b, recompose, split
 
 
 def remove_dot_segments(path: str) -> str:
@@ -75,12 +75,13 @@ def _remove_leading_dots(merged: str, boundary: int) -> str:
     if merged[:1] != "/" or merged.find("/.", 0, boundary) != -1:
         return remove_dot_segments(merged)
     top = at = boundary  # the directory is merged[:top], the rest of the reference merged[at:]
-    while True:
-        if _dot_segment_at(merged, at, ".."):
+    size = len(merged)
+    while merged.startswith(".", at):  # a "." or ".." segment, ended by "/" or by the end (_dot_segment_at)
+        if merged.startswith("..", at) and (at + 2 == size or merged.startswith("/", at + 2)):
             at += 3
             if top > 1:  # the directory is not "/": climb to its parent
                 top = merged.rfind("/", 0, top - 1) + 1
-        elif _dot_segment_at(merged, at, "."):
+        elif at + 1 == size or merged.startswith("/", at + 1):
             at += 2
         else:
             break
@@ -142,8 +143,8 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
     >>> resolve("http://a/b/c/d;p?q", "../g")
     'http://a/b/g'
     """
-    if type(reference) is str:  # the hot path
-        r_scheme, authority, path, query, fragment = split(reference)
+    if type(reference) is str:  # the hot path: split by RFC 3986 appendix B, whose expression matches every string
+        r_scheme, authority, path, query, fragment = _match_appendix_b(reference).groups()  # type: ignore[union-attr]
     else:
         r_scheme, authority, path, query, fragment = _components(reference)
     if r_scheme is not None:
@@ -157,7 +158,11 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
             if "/." in path or path[:1] == ".":
                 path = remove_dot_segments(path)
             return recompose(r_scheme, authority, path, query, fragment)
-    b_scheme, b_authority, b_path, b_query, _ = _base_components(base)  # 5.2.1: the base fragment is unused
+    # 5.2.1: the base fragment is unused
+    if type(base) is str:
+        b_scheme, b_authority, b_path, b_query, _ = _match_appendix_b(base).groups()  # type: ignore[union-attr]
+    else:
+        b_scheme, b_authority, b_path, b_query, _ = _base_components(base)
     if b_scheme is None:
         raise ResolutionError(
             f"cannot resolve {str(reference)!r}: base URI {str(base)!r} is not absolute, it has no scheme"
@@ -180,7 +185,10 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
                 path = remove_dot_segments(path)
         else:
             # 5.2.2: T.path = merge(Base.path, R.path); T.path = remove_dot_segments(T.path)
-            merged = merge(b_authority, b_path, path)
+            if b_authority is not None and b_path == "":  # 5.2.3, merge() inlined
+                merged = "/" + path
+            else:
+                merged = b_path[: b_path.rfind("/") + 1] + path
             if path[0] == ".":
                 path = _remove_leading_dots(merged, len(merged) - len(path))
             elif "/." in merged or merged[:1] == ".":
@@ -188,7 +196,13 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
             else:
                 path = merged
 
-    return recompose(b_scheme, authority, path, query, fragment)  # 5.3; T.fragment = R.fragment
+    # 5.3, recompose() inlined (T.fragment = R.fragment); a base with a scheme
+    result = b_scheme + ":" + path if authority is None else b_scheme + "://" + authority + path
+    if query is not None:
+        result += "?" + query
+    if fragment is not None:
+        result += "#" + fragment
+    return result
 
 
 def _base_components(base: str | URIReference | Base) -> Components:
