@@ -4,8 +4,9 @@ usage: python3 benchmarks/bench_html.py DIR [--limit-mb N] [--repeat N] [--no-di
 
 Each file is given the retrieval URL ``https://docs.example/<file name>``. In one run, every file is handed to each
 tool in turn (the order rotates from file to file), and only the tool's own work is timed, as CPU time of this
-process (fairer than wall time on a shared machine): parse, make the links absolute, serialize back to bytes. The damage count then compares each output with its input outside the link
-values; see benchmarks/README.md for how.
+process (fairer than wall time on a shared machine): parse, make the links absolute, serialize back to bytes.
+The damage count then compares each output with its input outside the link values; see benchmarks/README.md for
+how. Then linkkit's peak memory is printed per document size (``--no-memory`` skips it).
 """
 
 from __future__ import annotations

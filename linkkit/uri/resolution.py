@@ -185,10 +185,8 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
                 path = remove_dot_segments(path)
         else:
             # 5.2.2: T.path = merge(Base.path, R.path); T.path = remove_dot_segments(T.path)
-            if b_authority is not None and b_path == "":  # 5.2.3, merge() inlined
-                merged = "/" + path
-            else:
-                merged = b_path[: b_path.rfind("/") + 1] + path
+            # 5.2.3, merge() inlined
+            merged = "/" + path if b_authority is not None and b_path == "" else b_path[: b_path.rfind("/") + 1] + path
             if path[0] == ".":
                 path = _remove_leading_dots(merged, len(merged) - len(path))
             elif "/." in merged or merged[:1] == ".":
