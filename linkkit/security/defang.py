@@ -10,9 +10,11 @@ written                         read as    where
 ``hxxp``, ``hXXp``, ``h**p``     ``http``   a scheme: at a word's start, before ``:``, ``[:]`` or ``[://]``
 (and the same with ``s``)       ``https``  (``tt`` takes the case of the ``p``: ``HXXP`` is ``HTTP``)
 ``[://]``                       ``://``    after a scheme character
-``[:]``                         ``:``      after a scheme or host character (``http[:]//``, ``host[:]8080``)
-``[.]``                         ``.``      glued to the text before it, not before a closing quote or bracket
-                                           (``example[.]com``, ``1[.]2[.]3[.]4``; not ``'[.]'``, ``$f[.]'``)
+``[:]``                         ``:``      after a scheme or host character, before "//", a port or a path
+                                           (``http[:]//``, ``host[:]8080``; not ``${p[:]?w}``, ``"kern[:]"``)
+``[.]``                         ``.``      glued to the text before it, before a host character, another
+                                           ``[.]`` or what ends a host (``example[.]com``, ``1[.]2[.]3[.]4``;
+                                           not ``'[.]'``, ``$f[.]'``, ``OFFSET[.][b]``)
 ``[@]``                         ``@``      glued to the text before it, before a host (``user[@]example[.]com``;
                                            not the ``${array[@]}`` of shell scripts)
 ``[dot]``, ``{.}``              ``.``      between two letters or digits (any case: ``[DOT]``)
@@ -43,7 +45,11 @@ _SCHEME_CHARS = frozenset(SCHEME_CHARS)
 # Not glued to a "[.]" or "[@]" on its left: what starts a word of prose or code ('[.]' in a regex, "v[@]" ... ).
 _NOT_GLUED = frozenset(" \t\r\n\f\v\"'<>[{")
 # After "[.]": not what ends a quotation or a bracket ($f[.]' in jq, [.] in a character class).
-_NOT_AFTER_DOT = frozenset(" \t\r\n\f\v\"'<>)]}")
+# After "[.]": a host character, or what ends a host (a port, a path, a query, a fragment, a mailto list's ","), or
+# another "[.]" -- not a quote, a bracket or a "?" of shell and regex code (${a[.]}, [[+]OFFSET[.][b]]).
+_DOT_FOLLOWERS = frozenset("-_~%/:?#,")
+# After "[:]": what starts an authority ("//"), a port, or a path (http[:]//, host[:]8080, urn[:]isbn:...).
+_COLON_FOLLOWERS = frozenset("/%[+-_~.")
 # Walking back from a "(.)": what ends the host it would be in (RFC 3986 3.2.2: a reg-name holds none of them).
 _HOST_STOP = frozenset(" \t\r\n\f\v/?#:@<>\"'`")
 _MAX_HOST = 255  # RFC 1034 3.1: a domain name is at most 255 octets
@@ -97,9 +103,13 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     if mark == "[://]":
         return "://" if before in _SCHEME_CHARS and before else None
     if mark == "[:]":
-        return ":" if before and (before in _SCHEME_CHARS or before == "]") else None
+        glued = before and (before in _SCHEME_CHARS or before == "]")
+        return ":" if glued and (after.isalnum() or after in _COLON_FOLLOWERS) and after else None
     if mark == "[.]":
-        return "." if before and before not in _NOT_GLUED and after not in _NOT_AFTER_DOT else None
+        if not before or before in _NOT_GLUED:
+            return None
+        ends = not after or after.isalnum() or after in _DOT_FOLLOWERS or text.startswith("[.]", end)
+        return "." if ends else None
     if mark == "[@]":
         return "@" if before and before not in _NOT_GLUED and (after.isalnum() or after in "[%_~") and after else None
     if not (before.isalnum() and after.isalnum()):
@@ -164,20 +174,22 @@ def refang(text: str) -> str:
 
 
 def _dots(host: str) -> str:
-    """*host* with its dots written "[.]", each where :func:`refang` reads it back (not after a quote, not before
-    a closing bracket: a reg-name may hold sub-delims, RFC 3986 3.2.2)."""
+    """*host* with its dots written "[.]", each where :func:`refang` reads it back: glued to what precedes it, and
+    before a host character, another "[.]" or the host's end (a reg-name may hold sub-delims, RFC 3986 3.2.2,
+    and a dot before one of them stays a dot). Decided from the end, since a dot's follower may be a "[.]"."""
     if "." not in host:
         return host
-    pieces = []
-    for index, character in enumerate(host):
-        if (
-            character == "."
-            and (index == 0 or host[index - 1] not in _NOT_GLUED)
-            and (index + 1 == len(host) or host[index + 1] not in _NOT_AFTER_DOT)
-        ):
-            pieces.append("[.]")
-        else:
-            pieces.append(character)
+    pieces = list(host)
+    defanged_after = True  # what follows the host ends it ("/", ":", "?", "#", ",", the end): always a follower
+    for index in range(len(host) - 1, -1, -1):
+        if host[index] != ".":
+            continue
+        after = host[index + 1] if index + 1 < len(host) else ""
+        follows = not after or after.isalnum() or after in _DOT_FOLLOWERS or (after == "." and defanged_after)
+        glued = index == 0 or host[index - 1] not in _NOT_GLUED
+        defanged_after = follows and glued
+        if defanged_after:
+            pieces[index] = "[.]"
     return "".join(pieces)
 
 
@@ -227,8 +239,15 @@ def defang(uri: str) -> str:
         head = scheme.replace("tt", "xx") + "://" if scheme in ("http", "https") else scheme + "[://]"
         return head + _defang_authority(authority) + rest
     if scheme.lower() == "mailto":
-        return scheme + "[:]" + _defang_mailto(match.group(3)) + uri[match.end(3) :]
-    return scheme + "[:]" + rest
+        path = _defang_mailto(match.group(3))
+        return scheme + _colon(path) + path + uri[match.end(3) :]
+    return scheme + _colon(rest) + rest
+
+
+def _colon(rest: str) -> str:
+    """The ":" after a scheme without an authority, written "[:]" where :func:`refang` reads it back."""
+    after = rest[:1]
+    return "[:]" if after and (after.isalnum() or after in _COLON_FOLLOWERS) else ":"
 
 
 # What the scanner adds to what was written, by kind: taken off again so that a defanged reference keeps the shape

@@ -87,6 +87,11 @@ def test_refang_is_off_by_default_and_sub_replaces_in_place() -> None:
         ("ftp[://]x", "ftp://x"),
         ("tel[:]+1", "tel:+1"),  # "[:]" after a scheme or host character
         ("a [:] b", "a [:] b"),
+        # Seen in the text corpus (bash and coreutils changelogs, a man page): code, not defanged URLs.
+        ("a bug with ${parameter[:]?word} -- tilde", "a bug with ${parameter[:]?word} -- tilde"),
+        ('od [FILE] [[+]OFFSET[.][b]]" now works', 'od [FILE] [[+]OFFSET[.][b]]" now works'),
+        ('kern feature on "kern[:]" 1', 'kern feature on "kern[:]" 1'),
+        ("evil[.][.]example", "evil..example"),
     ],
 )
 def test_refang_spellings(text: str, expected: str) -> None:
