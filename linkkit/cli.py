@@ -189,8 +189,19 @@ def _extract_options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(
         format=ALIASES.get(args.format, args.format), base=args.base, encoding=args.encoding,
         abbreviated=args.abbreviated, emails=args.emails, max_length=args.max_length, headers=args.headers,
-        unique=args.unique, flags=args.flags,
+        unique=args.unique, flags=args.flags, spill=args.engine != "dask",
     )
+
+
+def _copy_spilled(path: str, out: Output | None) -> None:
+    """Copy a document's spilled output (a temporary file of :func:`linkkit.batch.extract.extract`) and remove it."""
+    try:
+        if out is not None:
+            with open(path, "rb") as spilled:
+                while block := spilled.read(1 << 20):
+                    out.write(block)
+    finally:
+        os.unlink(path)
 
 
 def _write_outcomes(outcomes: Iterable[Outcome], out: Output | None, progress: Progress, unique: bool) -> bool:
@@ -210,6 +221,8 @@ def _write_outcomes(outcomes: Iterable[Outcome], out: Output | None, progress: P
             lines = outcome.lines
         if lines and out is not None:
             out.write(b"".join(lines))
+        if outcome.spilled is not None:
+            _copy_spilled(outcome.spilled, out)
         for message in outcome.messages:
             progress.write(message)
         failed |= outcome.failed

@@ -10,6 +10,8 @@ from __future__ import annotations
 import codecs
 import contextlib
 import io
+import os
+import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, NamedTuple
@@ -34,7 +36,8 @@ ERRORS = "surrogateescape"
 class ExtractOptions:
     """What ``linkkit extract`` asks of each document: the output *format*; *base* (``--base``) for documents
     without a base of their own; *encoding* (``--encoding``) over any the input declares; the scanner's
-    *abbreviated*, *emails* and *max_length*; *headers* for messages' List-* fields; *unique* to return each line's URI."""
+    *abbreviated*, *emails* and *max_length*; *headers* for messages' List-* fields; *unique* to return each
+    line's URI."""
 
     format: str = "plain"
     base: str | None = None
@@ -45,16 +48,22 @@ class ExtractOptions:
     headers: bool = False
     unique: bool = False
     flags: bool = False  # each record's "flags" (linkkit.security.flags)
+    # Past SPILL_SIZE bytes, a document's output goes to a temporary file on this machine, which the writer copies
+    # and removes: memory stays bounded whatever the document's size. Not for Dask, whose results travel.
+    spill: bool = False
 
     @property
     def scanner(self) -> dict[str, Any]:
         return {"abbreviated": self.abbreviated, "emails": self.emails, "max_length": self.max_length}
 
 
+SPILL_SIZE = 1 << 20  # bytes of one document's output held in memory before it spills to a temporary file
+
+
 class Outcome(NamedTuple):
     """The results of one document: its output lines (bytes, each ending in LF; joined into one without *unique*);
-    each line's URI when *unique* was asked (None for an error record, which is never dropped); what goes to standard error; whether it failed;
-    how many links and records it gave, and the bytes it stood for."""
+    each line's URI when *unique* was asked (None for an error record, which is never dropped); what goes to
+    standard error; whether it failed; how many links and records it gave, and the bytes it stood for."""
 
     lines: list[bytes]
     uris: list[str | None] | None
@@ -63,6 +72,7 @@ class Outcome(NamedTuple):
     links: int
     records: int
     size: int
+    spilled: str | None = None  # a temporary file holding the output after *lines*: copy it, then remove it
 
 
 def stream_reach(options: dict[str, Any]) -> int:
@@ -294,16 +304,25 @@ def extract(document: Document, options: ExtractOptions) -> Outcome:
     uris: list[str | None] | None = [] if options.unique else None
     messages: list[str] = []
     failed = False
-    count = 0
+    count = held = 0
+    spill: IO[bytes] | None = None
+    spill_path = ""
     context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
     try:
         for found in records(document, options, messages):
             if options.flags:
                 found["flags"] = flag_records(found["uri"], context)
             lines.append((line_of(found) + "\n").encode("utf-8", ERRORS))
+            held += len(lines[-1])
             if uris is not None:
                 uris.append(found["uri"])
             count += 1
+            if held > SPILL_SIZE and options.spill and uris is None:
+                if spill is None:
+                    descriptor, spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
+                    spill = os.fdopen(descriptor, "wb")
+                spill.write(b"".join(lines))
+                lines, held = [], 0
     except InputError as error:
         failed = True
         messages.append(f"linkkit: error: {error}")
@@ -311,6 +330,10 @@ def extract(document: Document, options: ExtractOptions) -> Outcome:
             lines.append((line_of(error_record(document, str(error))) + "\n").encode("utf-8", ERRORS))
             if uris is not None:
                 uris.append(None)
+    if spill is not None:
+        spill.write(b"".join(lines))
+        spill.close()
+        return Outcome([], uris, messages, failed, count, 1, document.size, spill_path)
     if uris is None and len(lines) > 1:
         lines = [b"".join(lines)]  # one value to send back from a worker, not one per link
     return Outcome(lines, uris, messages, failed, count, 1, document.size)

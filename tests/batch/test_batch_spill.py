@@ -1,0 +1,50 @@
+"""A document's output past SPILL_SIZE goes to a temporary file that the writer copies and removes: memory stays
+bounded whatever the size of one input, and the output bytes are the same."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from linkkit import cli
+from linkkit.batch import extract as extract_module
+from linkkit.batch.extract import ExtractOptions, extract
+from linkkit.sources import Document
+
+TEXT = "".join(f"see http://example.org/{index} and <www.example.com/{index}>.\n" for index in range(300))
+
+
+def test_a_spilled_outcome_holds_the_same_lines_in_a_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    document = Document("t.txt", "text", TEXT.encode())
+    whole = extract(document, ExtractOptions(format="jsonl", spill=True))
+    assert whole.spilled is None  # under SPILL_SIZE: held in memory
+    monkeypatch.setattr(extract_module, "SPILL_SIZE", 256)
+    spilled = extract(document, ExtractOptions(format="jsonl", spill=True))
+    assert spilled.lines == [] and spilled.spilled is not None
+    assert Path(spilled.spilled).read_bytes() == b"".join(whole.lines)
+    assert (spilled.links, spilled.failed) == (whole.links, whole.failed) == (600, False)
+    # Without spill (Dask: results travel to another machine) everything stays in the outcome.
+    assert extract(document, ExtractOptions(format="jsonl")).lines == whole.lines
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_command_line_writes_spilled_output_unchanged_and_leaves_no_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], jobs: str
+) -> None:
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for index in range(3):
+        (inputs / f"{index}.txt").write_text(TEXT, encoding="utf-8")
+    spills = tmp_path / "spills"
+    spills.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spills))
+    assert cli.main(["extract", "-q", "-r", "--format", "jsonl", "--jobs", jobs, str(inputs)]) == 0
+    expected = capsysbinary.readouterr().out
+    monkeypatch.setattr(extract_module, "SPILL_SIZE", 256)
+    assert cli.main(["extract", "-q", "-r", "--format", "jsonl", "--jobs", jobs, str(inputs)]) == 0
+    assert capsysbinary.readouterr().out == expected
+    assert expected.count(b"\n") == 1800
+    assert list(spills.iterdir()) == []
