@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import textwrap
@@ -127,3 +128,15 @@ def test_every_uri_entry_point_is_linear_on_hostile_input() -> None:
         cwd=ROOT,
     )
     assert result.stdout.strip() == "done", result.stderr
+
+
+# RFC 3986 appendix B, word for word (its groups 2, 4, 5, 7 and 9 are the components); the model's possessive form
+# must split every string the same way.
+_RFC_APPENDIX_B = re.compile(r"^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?", re.DOTALL)
+
+
+@given(st.text(alphabet="ab:/?#%.@[]\n1é", max_size=24))
+def test_the_split_is_the_one_appendix_b_gives(text: str) -> None:
+    expected = _RFC_APPENDIX_B.match(text)
+    assert expected is not None
+    assert tuple(linkkit.parse(text))[:5] == expected.group(2, 4, 5, 7, 9)
