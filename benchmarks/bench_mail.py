@@ -26,32 +26,19 @@ import argparse
 import collections
 import email
 import email.policy
-import importlib
 import io
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from linkkit import mail
+from peers import ensure
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLD_CORPUS = ROOT / "corpora" / "mail"
 GOLD = ROOT / "corpora" / "gold" / "mail"
 PEERS = {"urlscan": "urlscan", "urlextract": "urlextract"}  # module -> pip package
-
-
-def ensure_peers(install: bool) -> None:
-    missing = [package for module, package in PEERS.items() if importlib.util.find_spec(module) is None]
-    if missing and install:
-        print(f"installing {' '.join(missing)} with pip", file=sys.stderr)
-        subprocess.run([sys.executable, "-m", "pip", "install", "-q", *missing], check=True)
-        importlib.invalidate_caches()
-    still = [module for module in PEERS if importlib.util.find_spec(module) is None]
-    if still:
-        sys.exit(f"bench_mail: missing {' '.join(still)} (pip install {' '.join(PEERS[m] for m in still)})")
 
 
 def load(folder: Path) -> list[tuple[str, int, bytes]]:
@@ -160,7 +147,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per tool; the best is kept (default 3)")
     parser.add_argument("--no-install", action="store_true", help="do not pip install missing peers")
     args = parser.parse_args()
-    ensure_peers(not args.no_install)
+    ensure(PEERS, install=not args.no_install, script="bench_mail")
     folder = args.corpus / "email" if (args.corpus / "email").is_dir() else args.corpus
     messages = load(folder) + [(f"corpora/mail/{name}", index, data) for name, index, data in load(GOLD_CORPUS)]
     size = sum(len(data) for _, _, data in messages)

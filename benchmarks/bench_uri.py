@@ -18,6 +18,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import linkkit
+from peers import ensure
+
+# module -> pip package: the peers this script times
+PEERS = {
+    "uritools": "uritools", "rfc3986": "rfc3986", "yarl": "yarl", "url_normalize": "url-normalize", "w3lib": "w3lib",
+}
 
 # RFC 3986 5.4.1 / 5.4.2 reference shapes; "{i}" makes each one distinct.
 REFERENCE_SHAPES = [
@@ -112,6 +118,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="passes; the best is kept (default 3)")
     parser.add_argument("--conformance", type=Path, help="folder with resolve.json and normalize.json")
     args = parser.parse_args()
+    ensure(PEERS, script="bench_uri")
     rng = random.Random(3986)
 
     distinct = [(f"http://h{i}.example/b{i}/c/d;p?q{i}", rng.choice(REFERENCE_SHAPES).format(i=i))
