@@ -3,7 +3,7 @@
 A linear entry point gives about 10; every ratio must be at most about 11. n is chosen per row so that t(n) takes
 about 10-50 ms of CPU time (``time.process_time``; the CLI: the children's CPU time less an empty run's), and
 each time is the minimum of a few repeats. Where that is cheap, n also grows until the text outgrows the CPU
-caches (16 M characters): below that size a text that fits in the cache is read faster per character than its
+caches (64 M characters): below that size a text that fits in the cache is read faster per character than its
 ten-times copy, which is not the algorithm's doing. The text entry points run with a ``max_length`` above every
 input, so that both sizes of a shape are one long reference, not one cut at the default 1 MiB and then scanned
 on. No network, no shared data: every input is generated here.
@@ -32,7 +32,7 @@ Shape = Callable[[int], str]  # n -> a hostile text of about n characters
 _LIMIT = 11.0
 _TARGET = 0.010  # seconds of CPU that t(n) should at least take
 _MAX_N = 1 << 26
-_CACHE_CHARS = 16_000_000  # from this size on, the scanner's rate per character was measured flat here
+_CACHE_CHARS = 64_000_000  # from this size on, the trigger search's rate per character was measured flat
 _CHEAP = 0.1  # seconds: t(n) below this may grow n further, to _CACHE_CHARS
 _NO_CUT = 1 << 30  # max_length for the text entry points
 
