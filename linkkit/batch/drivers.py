@@ -83,18 +83,18 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
     from dask.distributed import Client, LocalCluster
 
     if scheduler is not None:
-        client = Client(scheduler)  # type: ignore[no-untyped-call]
+        client = Client(scheduler)
         cluster = None
     else:
-        cluster = LocalCluster(  # type: ignore[no-untyped-call]
+        cluster = LocalCluster(
             host="127.0.0.1", n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
         )
-        client = Client(cluster)  # type: ignore[no-untyped-call]
+        client = Client(cluster)
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         yield from _ordered(lambda chunk: client.submit(function, chunk, pure=False), lambda future: future.result(),
                             chunks(documents), IN_FLIGHT * workers)
     finally:
-        client.close()  # type: ignore[no-untyped-call]
+        client.close()
         if cluster is not None:
             cluster.close()

@@ -20,7 +20,7 @@ from .. import html, mail
 from ..errors import InputError, ResolutionError
 from ..io import CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_encoding
 from ..link import record
-from ..security.flags import flags
+from ..security.flags import Context, flags
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
 from ..text.scan import ScanOptions, finditer
@@ -264,11 +264,11 @@ def _data(document: Document) -> bytes:
             raise InputError(document.name, getattr(error, "strerror", None) or str(error)) from None
 
 
-def flag_records(uri: str, context: str) -> list[dict[str, Any]]:
+def flag_records(uri: str, context: Context) -> list[dict[str, Any]]:
     """The ``flags`` of a record: each :class:`linkkit.security.Flag` of *uri* as a JSON-ready dict."""
     return [
         {"name": flag.name, "span": list(flag.span), "reason": flag.reason, "detail": flag.detail}
-        for flag in flags(uri, context=context)  # type: ignore[arg-type]
+        for flag in flags(uri, context=context)
     ]
 
 
@@ -307,7 +307,7 @@ def extract(document: Document, options: ExtractOptions) -> Outcome:
     count = held = 0
     spill: IO[bytes] | None = None
     spill_path = ""
-    context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
+    context: Context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
     try:
         for found in records(document, options, messages):
             if options.flags:

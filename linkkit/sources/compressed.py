@@ -8,7 +8,10 @@ import gzip
 import io
 import lzma
 import zlib
-from typing import IO, cast
+from typing import IO, TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 import zstandard
 
@@ -75,7 +78,8 @@ class _Layers(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+    def readinto(self, target: WriteableBuffer) -> int:
+        buffer = memoryview(target).cast("B")
         data = self.layers[-1].read(len(buffer))
         buffer[: len(data)] = data
         return len(data)

@@ -7,7 +7,10 @@ import io
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from typing import IO, cast
+from typing import IO, TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 from dataclasses import dataclass, field
 
 from ..errors import InputError
@@ -169,7 +172,8 @@ class _Rejoined(io.RawIOBase):
             return self.position
         raise io.UnsupportedOperation("seek")
 
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+    def readinto(self, target: WriteableBuffer) -> int:
+        buffer = memoryview(target).cast("B")
         if self.head:
             size = min(len(buffer), len(self.head))
             buffer[:size] = self.head[:size]
@@ -191,7 +195,8 @@ class _Unclosed(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
+    def readinto(self, target: WriteableBuffer) -> int:
+        buffer = memoryview(target).cast("B")
         data = self.stream.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
