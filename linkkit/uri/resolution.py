@@ -144,7 +144,6 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
     'http://a/b/g'
     """
     if type(reference) is str:  # the hot path: split by RFC 3986 appendix B, whose expression matches every string
-        # Appendix B matches every string, so the match is never None (the ignores below say so to mypy).
         r_scheme, authority, path, query, fragment = _match_appendix_b(reference).groups()  # type: ignore[union-attr]
     else:
         r_scheme, authority, path, query, fragment = _components(reference)
