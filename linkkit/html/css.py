@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from .places import ASCII_WHITESPACE, WS
+
+CSS_WHITESPACE = " \t\n\r\f"  # CSS Syntax 3, 4.2: whitespace (a piece is never empty)
 
 # CSS Syntax 3, section 4: comments and strings are skipped; url(...) (4.3.6, either form) and an @import
 # string are URLs. An empty url() is not: it is "an invalid resource" (CSS Values 4, 4.5).
@@ -62,20 +64,44 @@ def _css_escape(value: str, context: str) -> str:
     """*value* written in a CSS string (context is its quote) or an unquoted url() (context ")")."""
     if context == ")":
         unsafe = "\"'()\\"
-        return "".join(
+        return _joined(
             "\\" + c
             if c in unsafe
-            else f"\\{ord(c):06x}" if c in ASCII_WHITESPACE or ord(c) < 0x20 or c == "\x7f" else c
+            else _hex_escape(c) if c in ASCII_WHITESPACE or ord(c) < 0x20 or c == "\x7f" else c
             for c in value
         )
-    return "".join("\\" + c if c in ("\\", context) else f"\\{ord(c):06x}" if c in "\n\r\f" else c for c in value)
+    return _joined("\\" + c if c in ("\\", context) else _hex_escape(c) if c in "\n\r\f" else c for c in value)
 
 
 def css_escape_unencodable(text: str, codec: str) -> str:
     """*text* with each character *codec* cannot write replaced by its CSS escape (CSS Syntax 3, 4.3.7)."""
     if text.isascii():
         return text
-    return "".join(c if c.isascii() or _encodable(c, codec) else f"\\{ord(c):06x}" for c in text)
+    return _joined(c if c.isascii() or _encodable(c, codec) else _hex_escape(c) for c in text)
+
+
+def css_escape_chars(text: str, chars: str) -> str:
+    """*text* (already written for its CSS place) with each of *chars* as a CSS escape: ``<`` where ``</style``
+    would end the element."""
+    return _joined(_hex_escape(c) if c in chars else c for c in text)
+
+
+def _hex_escape(c: str) -> str:
+    return f"\\{ord(c):06x}"
+
+
+def _joined(pieces: Iterable[str]) -> str:
+    """The written pieces of a CSS value, one per character, with a space after each hex escape that whitespace
+    follows: a reader takes one whitespace after a hex escape as its end (CSS Syntax 3, 4.3.7), which would lose
+    the value's own space ("\\00003c href" reads "<href")."""
+    out: list[str] = []
+    escaped = False
+    for piece in pieces:
+        if escaped and piece[:1] in CSS_WHITESPACE:
+            out.append(" ")
+        out.append(piece)
+        escaped = len(piece) == 7 and piece[0] == "\\"
+    return "".join(out)
 
 
 def _encodable(character: str, codec: str) -> bool:

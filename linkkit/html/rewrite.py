@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, TypeVar
 from ..uri.percent import percent_encode
 from ..uri.resolution import Base
 from .base import _base, _target
-from .css import _css_escape, css_escape_unencodable
+from .css import _css_escape, css_escape_chars, css_escape_unencodable
 from .decoding import _decoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link
@@ -186,7 +186,7 @@ def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
         value = _css_escape(value, css)
     if quote == "<":
         if "</" in value:  # "</style" would end the element: "<" as a CSS escape
-            value = value.replace("<", "\\00003c")
+            value = css_escape_chars(value, "<")
         return value, CSS_ESCAPES
     value = value.replace("&", "&amp;").replace("\r", "&#13;")  # a literal CR would be read as LF (13.2.3.5)
     if quote == '"':

@@ -310,3 +310,19 @@ def test_tree_rewriters_ignore_a_javascript_base_and_resolve_every_base_against_
         seen: list[str] = []
         rewrite_tree(tree, recording(seen), base_url="http://e.com/d/p")
         assert seen == ["javascript:x", "http://e.com/d/b/", "http://e.com/d/y"]
+
+
+# CSS Syntax 3, 4.3.7: a reader takes one whitespace after a hex escape as part of the escape, so each escape the
+# rewriter writes before a space gets a space of its own: every new value reads back as itself.
+@pytest.mark.parametrize(
+    ("document", "new"),
+    [
+        (b"<style>@import 'x';</style>", "http://e.example/a\n b"),  # "\n" escaped in a CSS string
+        (b"<style>a{background:url(x)}</style>", "http://e.example/a\tb c"),  # whitespace escaped in url()
+        (b"<style>@import 'x';</style>", "http://e.example/</style> b"),  # "<" escaped where "</style" would end it
+        (b'<div style="background:url(x)">', "http://e.example/a\n\n b"),
+    ],
+)
+def test_a_css_escape_before_whitespace_keeps_that_whitespace(document: bytes, new: str) -> None:
+    rewritten = rewrite(document, lambda link: new)
+    assert [link.raw for link in links(rewritten)] == [new]
