@@ -222,18 +222,21 @@ def test_every_framing_gives_the_same_links(
         assert sorted({r["offset"] for r in found}) == offsets
 
 
+def _four_pages(per_record: bool, *, repeat: int) -> tuple[bytes, list[int]]:
+    """An archive of four HTML responses, each linking "/pN" *repeat* times, and the offset of each record."""
+    records = [response(f"http://site.example/{i}", f'<a href="/p{i}">x</a>'.encode() * repeat,
+                        headers=[("Content-Type", "text/html")]) for i in range(4)]
+    if per_record:
+        return per_record_gzip(records)
+    return b"".join(records), [sum(map(len, records[:i])) for i in range(4)]
+
+
 @pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
 @pytest.mark.parametrize("cut", [5, 60, -10], ids=["in-version-line", "in-header", "in-content"])
 def test_a_truncated_archive_keeps_every_earlier_record_and_reports_the_offset(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, cut: int
 ) -> None:
-    records = [response(f"http://site.example/{i}", f'<a href="/p{i}">x</a>'.encode() * 20,
-                        headers=[("Content-Type", "text/html")]) for i in range(4)]
-    if per_record:
-        data, offsets = per_record_gzip(records)
-    else:
-        data = b"".join(records)
-        offsets = [sum(map(len, records[:i])) for i in range(4)]
+    data, offsets = _four_pages(per_record, repeat=20)
     if cut > 0:
         end = offsets[3] + cut
     else:  # inside the last record's content: its deflate stream or its bytes cut a quarter from their end
@@ -275,13 +278,7 @@ def test_an_undecodable_content_coding_is_an_error_record_after_the_header_links
 def test_reading_goes_on_at_the_next_record_after_a_corrupt_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool
 ) -> None:
-    records = [response(f"http://site.example/{i}", f'<a href="/p{i}">x</a>'.encode(),
-                        headers=[("Content-Type", "text/html")]) for i in range(4)]
-    if per_record:
-        data, offsets = per_record_gzip(records)
-    else:
-        data = b"".join(records)
-        offsets = [sum(map(len, records[:i])) for i in range(4)]
+    data, offsets = _four_pages(per_record, repeat=1)
     damaged = bytearray(data)
     for at in range(offsets[1] + 4, offsets[1] + 24):  # the second record's header (or deflate stream) garbled
         damaged[at] ^= 0x55
