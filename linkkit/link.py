@@ -24,7 +24,10 @@ Spans are what each finder's input is made of: characters of a str, bytes of a b
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from .security.flags import Context, Flag
 
 Unit = Literal["character", "byte"]
 
@@ -64,6 +67,46 @@ def only_group_zero(group: int, kind: str) -> None:
     """A found link has only group 0, the whole link (``re.Match.group()`` of a pattern without groups)."""
     if group != 0:
         raise IndexError(f"no such group: {group!r} (a {kind} has only group 0)")
+
+
+class SpanMatch:
+    """:class:`re.Match`'s span methods for a found link that holds its ``_span`` and its ``raw`` text (group 0,
+    the whole link, is its only group), and its security flags computed on first read and kept in ``_flags``."""
+
+    __slots__ = ()
+    _span: tuple[int, int]
+    raw: str
+    _flags: tuple[Flag, ...] | None
+
+    def span(self, group: int = 0) -> tuple[int, int]:
+        """``(start, end)`` of the link in the input it was found in (like ``re.Match.span``)."""
+        only_group_zero(group, type(self).__name__)
+        return self._span
+
+    def start(self, group: int = 0) -> int:
+        """Offset of the link's first character (or byte)."""
+        only_group_zero(group, type(self).__name__)
+        return self._span[0]
+
+    def end(self, group: int = 0) -> int:
+        """Offset just past the link."""
+        only_group_zero(group, type(self).__name__)
+        return self._span[1]
+
+    def group(self, group: int = 0) -> str:
+        """The link as written (``raw``), as ``re.Match.group()``."""
+        only_group_zero(group, type(self).__name__)
+        return self.raw
+
+    def _flags_in(self, uri: str, context: Context) -> tuple[Flag, ...]:
+        """:func:`linkkit.security.flags` of *uri* found in *context*, computed on first read and kept."""
+        found = self._flags
+        if found is None:
+            from .security.flags import flags
+
+            found = flags(uri, context=context)
+            object.__setattr__(self, "_flags", found)
+        return found
 
 
 def record(

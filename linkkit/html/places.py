@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from ..link import only_group_zero
+from ..link import SpanMatch
 from ..uri.charset import always_match
 from .base import _scheme
 
@@ -63,7 +63,7 @@ GLOBAL_PLACES: Mapping[str, str] = MappingProxyType({"itemtype": TOKENS, "itemid
 FOREIGN_PLACES: Mapping[str, str] = MappingProxyType({"href": URL, "xlink:href": URL, **GLOBAL_PLACES})
 
 @dataclass(frozen=True, slots=True)
-class Link:
+class Link(SpanMatch):
     """A URL found in an HTML document, shaped like :class:`re.Match` (:class:`linkkit.link.LinkLike`).
 
     ``raw`` is the URL as the HTML parser yields it (character references decoded, surrounding ASCII whitespace
@@ -86,33 +86,7 @@ class Link:
         """What ``uri`` does that RFC 3986 section 7 warns about (:func:`linkkit.security.flags`, context
         ``html``: a ``javascript:`` URL is flagged; ``text`` for a reference of the visible text), computed on
         first read and kept."""
-        found = self._flags
-        if found is None:
-            from ..security.flags import flags
-
-            found = flags(self.uri, context="text" if self.tag == "#text" else "html")
-            object.__setattr__(self, "_flags", found)
-        return found
-
-    def span(self, group: int = 0) -> tuple[int, int]:
-        """``(start, end)`` of the URL in the input (like ``re.Match.span``)."""
-        only_group_zero(group, "Link")
-        return self._span
-
-    def start(self, group: int = 0) -> int:
-        """Offset of the URL's first character (or byte) in the input."""
-        only_group_zero(group, "Link")
-        return self._span[0]
-
-    def end(self, group: int = 0) -> int:
-        """Offset just past the URL in the input."""
-        only_group_zero(group, "Link")
-        return self._span[1]
-
-    def group(self, group: int = 0) -> str:
-        """The URL as the HTML parser yields it (``raw``), as ``re.Match.group()`` (there are no sub-groups)."""
-        only_group_zero(group, "Link")
-        return self.raw
+        return self._flags_in(self.uri, "text" if self.tag == "#text" else "html")
 
     @property
     def where(self) -> str:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import linkkit
 from linkkit import html
-from linkkit.link import only_group_zero
+from linkkit.link import SpanMatch
 
 if TYPE_CHECKING:
     from linkkit.security.flags import Flag
@@ -48,7 +48,7 @@ _WHITESPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True, slots=True)
-class MailLink:
+class MailLink(SpanMatch):
     """A link found in a message, shaped like :class:`re.Match` (and :class:`linkkit.link.LinkLike`).
 
     ``span()`` is where the link lies in the decoded text of its part (or of its header field, unfolded and
@@ -81,31 +81,7 @@ class MailLink:
     def flags(self) -> tuple[Flag, ...]:
         """What ``uri`` does that RFC 3986 section 7 warns about (:func:`linkkit.security.flags`, context
         ``mail``: a ``javascript:`` link is flagged), computed on first read and kept."""
-        found = self._flags
-        if found is None:
-            from linkkit.security.flags import flags
-
-            found = flags(self.uri, context="mail")
-            object.__setattr__(self, "_flags", found)
-        return found
-
-    def span(self, group: int = 0) -> tuple[int, int]:
-        """``(start, end)`` of the link in its part's decoded text (like ``re.Match.span``)."""
-        only_group_zero(group, "MailLink")
-        return self._span
-
-    def start(self, group: int = 0) -> int:
-        only_group_zero(group, "MailLink")
-        return self._span[0]
-
-    def end(self, group: int = 0) -> int:
-        only_group_zero(group, "MailLink")
-        return self._span[1]
-
-    def group(self, group: int = 0) -> str:
-        """The link as written (``raw``), as ``re.Match.group()``."""
-        only_group_zero(group, "MailLink")
-        return self.raw
+        return self._flags_in(self.uri, "mail")
 
     def __repr__(self) -> str:
         return (
