@@ -212,9 +212,10 @@ def _label_flags(host: str, host_start: int) -> list[Flag]:
     found: list[Flag] = []
     whole: tuple[int, int] | None = None
     if "%" in host:
-        decoded = percent_decode(host, errors="strict") if _decodes(host) else None
-        if decoded is None:
-            return found
+        try:
+            decoded = percent_decode(host, errors="strict")
+        except UnicodeDecodeError:
+            return found  # not UTF-8 once decoded: no label to read (the WHATWG host parser fails on it too)
         host, whole = decoded, (host_start, host_start + len(host))
     for label in labels(host):
         span = whole or (host_start + label.start, host_start + label.end)
@@ -231,14 +232,6 @@ def _label_flags(host: str, host_start: int) -> list[Flag]:
             found.append(Flag("confusable", span, f"UTS #39 4: the host label {label.unicode!r} has the skeleton of "
                               f"the ASCII label {lookalike!r}", lookalike))
     return found
-
-
-def _decodes(host: str) -> bool:
-    try:
-        percent_decode(host, errors="strict")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _active_scheme(uri: str) -> list[Flag]:

@@ -26,6 +26,10 @@ from ..uri.model import IPV4ADDRESS
 # inet_aton: the largest value of the last part when it is part 1, 2, 3 or 4 (glibc's ``max`` table).
 _INET_ATON_LAST = (0xFFFFFFFF, 0xFFFFFF, 0xFFFF, 0xFF)
 _DIGITS = {8: frozenset("01234567"), 10: frozenset("0123456789"), 16: frozenset("0123456789abcdefABCDEF")}
+# The most significant digits a number of at most 32 bits has in each base; a longer one (leading zeros aside)
+# overflows whatever its digits, and is not handed to int(), which refuses strings of over 4,300 digits.
+_WIDTH = {8: 11, 10: 10, 16: 8}
+_OVERFLOW = 1 << 32  # what a number too wide for 32 bits is read as, in the WHATWG reading (it then fails)
 # A host that no reading below can take as an address: anything but hex digits, "x" and ".". Non-ASCII hosts are
 # mapped (UTS 46) before the WHATWG reading, so the quick rejection applies to ASCII hosts only.
 _NOT_NUMERIC = re.compile(r"[^0-9a-fA-FxX.]")
@@ -47,6 +51,8 @@ def _c_integer(part: str) -> tuple[int, int] | None:
     end = at
     while end < len(part) and part[end] in digits:
         end += 1
+    if len(part[at:end].lstrip("0")) > _WIDTH[base]:
+        return None
     value = int(part[at:end], base) if end > at else 0
     return (value, end) if value <= 0xFFFFFFFF else None
 
@@ -99,6 +105,8 @@ def _whatwg_number(part: str) -> tuple[int, bool] | None:
         return 0, True
     if any(c not in _DIGITS[radix] for c in part):  # 6.
         return None
+    if len(part.lstrip("0")) > _WIDTH[radix]:
+        return _OVERFLOW, error  # 7., too wide for any address: step 8 or 6 fails on it
     return int(part, radix), error  # 7.
 
 

@@ -58,7 +58,7 @@ def _safe_octets(safe: str) -> frozenset[int]:
 def percent_encode(text: str, safe: str = "", *, encoding: str = "utf-8") -> str:
     """Encode every octet of *text* outside unreserved and *safe* as ``%XX`` (RFC 3986 2.1, 2.5: UTF-8 first)."""
     keep = _safe_octets(safe)
-    return "".join(chr(b) if b in keep else f"%{b:02X}" for b in text.encode(encoding, "surrogateescape"))
+    return "".join(chr(b) if b in keep else f"%{b:02X}" for b in _octets(text, encoding))
 
 
 def percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "surrogateescape") -> str:
@@ -66,11 +66,25 @@ def percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "surroga
     if "%" not in text:
         return text
     parts = text.split("%")
-    out = bytearray(parts[0].encode(encoding, "surrogateescape"))
+    out = bytearray(_octets(parts[0], encoding))
     for part in parts[1:]:
         if len(part) >= 2 and all(c in "0123456789ABCDEFabcdef" for c in part[:2]):
             out.append(int(part[:2], 16))
-            out += part[2:].encode(encoding, "surrogateescape")
+            out += _octets(part[2:], encoding)
         else:  # a "%" that starts no triplet is kept as it is (RFC 3986 2.4: never decode twice, never invent)
-            out += b"%" + part.encode(encoding, "surrogateescape")
+            out += b"%" + _octets(part, encoding)
     return out.decode(encoding, errors)
+
+
+def _octets(text: str, encoding: str) -> bytes:
+    """*text* as octets: undecodable bytes (PEP 383 surrogates U+DC80-U+DCFF) as themselves, and any other lone
+    surrogate, which no octet stands for, as the three octets UTF-8 would give it (invalid UTF-8: a strict decode
+    refuses them, a replacing one writes U+FFFD), so that no str makes encoding or decoding raise."""
+    try:
+        return text.encode(encoding, "surrogateescape")
+    except UnicodeEncodeError:
+        return b"".join(
+            c.encode("utf-8", "surrogatepass") if "\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff"
+            else c.encode(encoding, "surrogateescape")
+            for c in text
+        )

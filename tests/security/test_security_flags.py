@@ -154,3 +154,13 @@ def test_the_plain_shape_shortcut_answers_as_the_full_judgement(uri: str, contex
     from linkkit.security.flags import _flags
 
     assert flags(uri, context=context) == _flags(uri, context)  # type: ignore[arg-type]
+
+
+# Hostile hosts found in review: a number too long for int() (over 4,300 digits), and a lone surrogate in a
+# percent-encoded host; neither is an address or a readable label, and neither may raise.
+@pytest.mark.parametrize(
+    "uri", ["http://" + "1" * 5000 + "/", "http://0" + "7" * 5000 + "/", "http://0x" + "f" * 5000 + "/",
+            "http://1." + "9" * 5000 + "/", "http://\ud800%41/", "http://a\udc80%41.example/"],
+)
+def test_hostile_hosts_give_no_flag_and_no_exception(uri: str) -> None:
+    assert [flag.name for flag in flags(uri)] == []

@@ -43,3 +43,11 @@ def test_a_stray_percent_is_encoded_and_never_completed_into_a_triplet() -> None
 def test_a_case_insensitive_component_lower_cases_what_it_decodes() -> None:
     # RFC 3986 6.2.2.1 for the host: "%41" decodes to "a", and the hex of what stays encoded is upper-cased.
     assert normalize_percent_encoding("%41%2f", case_insensitive=True) == "a%2F"
+
+
+def test_a_lone_surrogate_is_encoded_and_decoded_without_raising() -> None:
+    # No octet stands for a lone surrogate outside U+DC80-U+DCFF: it becomes the three octets UTF-8 would give it
+    # (invalid UTF-8), while an undecodable byte (PEP 383, U+DC80-U+DCFF) stays that byte.
+    assert percent_encode("a\ud800b") == "a%ED%A0%80b"
+    assert percent_decode("\ud800%41", errors="replace") == "\ufffd\ufffd\ufffdA"
+    assert percent_decode("\udc80%41") == "\udc80A"
