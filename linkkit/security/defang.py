@@ -70,6 +70,7 @@ class Refanged(NamedTuple):
     original: str
     text: str
     edits: tuple[Edit, ...]
+    starts: tuple[int, ...] = ()  # each edit's new_start, for bisecting: built once, not once per span mapped
 
     def original_span(self, start: int, end: int) -> tuple[int, int]:
         """The span of ``original`` that ``text[start:end]`` was read from: an edit's replacement touched by the
@@ -78,7 +79,7 @@ class Refanged(NamedTuple):
 
     def _to_original(self, position: int, *, end: bool) -> int:
         edits = self.edits
-        index = bisect_right([e.new_start for e in edits], position - (1 if end else 0)) - 1
+        index = bisect_right(self.starts, position - (1 if end else 0)) - 1
         if index < 0:
             return position
         edit = edits[index]
@@ -160,7 +161,7 @@ def refanged(text: str) -> Refanged:
     if not edits:
         return Refanged(text, text, ())
     pieces.append(text[copied:])
-    return Refanged(text, "".join(pieces), tuple(edits))
+    return Refanged(text, "".join(pieces), tuple(edits), tuple(edit.new_start for edit in edits))
 
 
 def refang(text: str) -> str:
