@@ -88,6 +88,7 @@ TEXT_SHAPES: dict[str, Shape] = {
     '"urn:ab:c?+d/" * n + "?+"': _repeat("urn:ab:c?+d/", "?+"),
     '"的news:形式" * n': _repeat("的news:形式"),
     '"http://a" + "a," * n': _after("http://a", "a,"),
+    '"urn:ab:" * n + "?+x" * n': lambda n: "urn:ab:" * (n // 14) + "?+x" * (n // 6),
 }
 
 # The URI functions: long runs of what their grammars loop over, and the scanner's shapes.

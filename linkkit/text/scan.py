@@ -854,17 +854,22 @@ def subn(
     emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length, refang: bool = False,
 ) -> tuple[str, int]:
     """Like :func:`sub`, and also say how many references were replaced."""
+    if not isinstance(count, int) or isinstance(count, bool):
+        raise TypeError(f"count takes an int, not {type(count).__name__}: {count!r}")
+    if count < 0:
+        raise ValueError(f"count must be at least 0 (0: every reference), not {count!r}")
     replace = repl if callable(repl) else (lambda _reference: repl)
     pieces: list[str] = []
     copied = replaced = 0
-    for reference in finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length, refang=refang):
-        if count and replaced == count:
-            break
+    found = finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length, refang=refang)
+    for reference in found:
         start, end = reference.span()
         pieces.append(text[copied:start])
         pieces.append(replace(reference))
         copied = end
         replaced += 1
+        if replaced == count:
+            break  # the rest of the text is not scanned
     pieces.append(text[copied:])
     return "".join(pieces), replaced
 

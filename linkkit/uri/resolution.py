@@ -76,7 +76,7 @@ def _remove_leading_dots(merged: str, boundary: int) -> str:
         return remove_dot_segments(merged)
     top = at = boundary  # the directory is merged[:top], the rest of the reference merged[at:]
     size = len(merged)
-    while merged.startswith(".", at):  # a "." or ".." segment, ended by "/" or by the end (_dot_segment_at)
+    while merged.startswith(".", at):  # a "." or ".." segment, ended by "/" or by the end
         if merged.startswith("..", at) and (at + 2 == size or merged.startswith("/", at + 2)):
             at += 3
             if top > 1:  # the directory is not "/": climb to its parent
@@ -88,12 +88,6 @@ def _remove_leading_dots(merged: str, boundary: int) -> str:
     if merged.find("/.", at) != -1:  # a dot segment further on: the full 5.2.4
         return remove_dot_segments(merged)
     return merged[:top] + merged[at:]
-
-
-def _dot_segment_at(path: str, at: int, dots: str) -> bool:
-    """Whether the segment *dots* ("." or "..") starts *path* at *at*, ended by "/" or by the end of *path*."""
-    end = at + len(dots)
-    return path.startswith(dots, at) and (end == len(path) or path.startswith("/", end))
 
 
 def _components(value: str | URIReference) -> Components:

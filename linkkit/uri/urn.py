@@ -255,9 +255,11 @@ class NamestringTails:
             return False  # f-component = fragment, which holds no "#" (RFC 3986 3.5)
         fragment = self._hashes[first_hash] if first_hash < len(self._hashes) else end
         low, high = bisect_left(self._openers, at), bisect_left(self._openers, fragment)
+        if high - low > 2:
+            return False  # rq-components = [ "?+" r-component ] [ "?=" q-component ]: at most two openers
         openers = self._openers[low:high]
-        if "".join(text[opener + 1] for opener in openers[:3]) not in ("", "+", "=", "+="):
-            return False  # rq-components = [ "?+" r-component ] [ "?=" q-component ], each at most once
+        if "".join(text[opener + 1] for opener in openers) not in ("", "+", "=", "+="):
+            return False  # each at most once, the r-component first
         nss_end = openers[0] if openers else fragment
         question = bisect_left(self._plain_questions, at)
         if question < len(self._plain_questions) and self._plain_questions[question] < nss_end:

@@ -369,6 +369,7 @@ _ADVERSARIAL = textwrap.dedent(
         # a long valid run of URNs that a character at its end makes invalid (RFC 8141 2), brackets included
         "urn:ab:c/" * (K // 9) + "[", "urn:ab:(c)/" * (K // 11) + "[", "urn:ab:c/" * (K // 9) + "?x",
         "urn:ab:c?+d/" * (K // 12) + "?+", "的news:形式" * (K // 8), "http://a" + "a," * (M // 2),
+        "urn:ab:" * (K // 7) + "?+x" * (K // 3),
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
@@ -386,3 +387,15 @@ def test_adversarial_input_finishes() -> None:
         cwd=ROOT,
     )
     assert result.stdout.strip() == "done", result.stderr
+
+
+def test_subn_stops_at_count_and_checks_it() -> None:
+    assert linkkit.subn("X", "http://a.example/ and http://b.example/", count=1) == ("X and http://b.example/", 1)
+    for bad, error in ((-1, ValueError), ("1", TypeError), (1.5, TypeError), (True, TypeError)):
+        with pytest.raises(error, match="count"):
+            linkkit.sub("X", "http://a.example/", count=bad)
+
+
+def test_record_of_something_that_is_no_link_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="found link"):
+        linkkit.record("http://a.example/")  # type: ignore[arg-type]
