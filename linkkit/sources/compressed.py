@@ -63,9 +63,56 @@ def decompressing(stream: IO[bytes], name: str) -> IO[bytes]:
     if name == "xz":
         return cast(IO[bytes], lzma.LZMAFile(stream, mode="rb"))
     if name == "zstd":
-        reader = zstandard.ZstdDecompressor().stream_reader(stream, read_across_frames=True, closefd=True)
-        return io.BufferedReader(reader)
+        return io.BufferedReader(_ZstdFrames(stream))
     raise ValueError(f"unknown compression {name!r}")
+
+
+class _ZstdFrames(io.RawIOBase):
+    """Zstandard frames one after another (RFC 8878 3.1), decompressed as they are read. Input that ends inside a
+    frame is an EOFError, as gzip, bzip2 and xz report theirs: the zstandard package's stream reader just stops,
+    which lost the rest of a truncated file without a word."""
+
+    _STEP = 1 << 14  # compressed bytes fed at a time, which bounds the output held
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.frame = zstandard.ZstdDecompressor().decompressobj()
+        self.inside = False  # bytes of the current frame were fed and its end not met
+        self.pending = b""
+        self.at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, target: WriteableBuffer) -> int:
+        buffer = memoryview(target).cast("B")
+        while self.at == len(self.pending):
+            data = self.stream.read(self._STEP)
+            if not data:
+                if self.inside:
+                    raise EOFError("Zstandard input ended inside a frame (RFC 8878 3.1)")
+                return 0
+            self.pending, self.at = self._decompressed(data), 0
+        size = min(len(buffer), len(self.pending) - self.at)
+        buffer[:size] = self.pending[self.at : self.at + size]
+        self.at += size
+        return size
+
+    def _decompressed(self, data: bytes) -> bytes:
+        out = []
+        while data:
+            out.append(self.frame.decompress(data))
+            self.inside = not self.frame.eof
+            data = b""
+            if self.frame.eof:  # a frame ended: what follows it starts the next one
+                data = self.frame.unused_data
+                self.frame = zstandard.ZstdDecompressor().decompressobj()
+        return b"".join(out)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.stream.close()
+        super().close()
 
 
 class _Layers(io.RawIOBase):

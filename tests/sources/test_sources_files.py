@@ -177,3 +177,19 @@ def test_a_compressed_mailbox_is_read_message_by_message(tmp_path: Path, capsys:
     records = [json.loads(line) for line in out]
     assert [(r["message"], r["offset"], r["uri"]) for r in records] == [
         (0, 0, "http://m.example/1"), (1, mbox.index(b"From b@"), "http://m.example/2")]
+
+
+def test_zstandard_reads_every_frame_and_a_truncated_frame_is_an_error_after_the_links_before_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RFC 8878 3.1: a Zstandard file is frames one after another; one cut short is damage, as a cut gzip member is.
+    text = "".join(f"see http://example.org/{i} now\n" for i in range(20000)).encode()
+    frames = zstandard.ZstdCompressor().compress(text[:300000]) + zstandard.ZstdCompressor().compress(text[300000:])
+    (tmp_path / "whole.zst").write_bytes(frames)
+    (tmp_path / "cut.zst").write_bytes(frames[: len(frames) // 2])
+    assert cli.main(["extract", str(tmp_path / "whole.zst")]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 20000
+    assert cli.main(["extract", str(tmp_path / "cut.zst")]) == 1
+    out, err = capsys.readouterr()
+    assert 0 < len(out.splitlines()) < 20000  # the links before the cut are kept
+    assert "cut.zst" in err and "ended inside a frame" in err
