@@ -175,6 +175,11 @@ def _check_batch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
         parser.error("--scheduler is for --engine dask")
     if args.null and args.files_from is None:
         parser.error("-0/--null is for --files-from")
+    if args.files_from not in (None, STDIN):
+        try:  # the list every input comes from: one that cannot be read is a usage error, before anything runs
+            open(args.files_from, "rb").close()
+        except OSError as error:
+            parser.error(f"--files-from {args.files_from}: {error.strerror or error}")
     if args.engine == "dask":
         try:
             import dask.distributed  # noqa: F401
@@ -284,6 +289,16 @@ def add_extract(commands: Subcommands) -> None:
 def _check_extract(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     _check_base(args, parser)
     _check_batch(args, parser)
+    if args.recursive and args.output is not None:
+        for name in args.files:
+            if name != STDIN and Path(name).is_dir() and _inside(Path(name), Path(args.output)):
+                parser.error(f"-o {args.output} is inside {name}, which -r reads: the output would be read as input")
+
+
+def _inside(folder: Path, path: Path) -> bool:
+    """Whether *path* is *folder* or lies under it, links resolved."""
+    root, target = folder.resolve(), path.resolve()
+    return target == root or root in target.parents
 
 
 # -- rewrite -----------------------------------------------------------------------------------------------------
@@ -395,10 +410,8 @@ def _check_tree(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
         parser.error("-r rewrites one folder; --files-from is for extract")
     if not args.in_place and args.output is None:
         parser.error("-r needs --in-place, or -o OUT_DIR to write a mirror of the tree")
-    if args.output is not None:
-        root, out = Path(args.files[0]).resolve(), Path(args.output).resolve()
-        if out == root or root in out.parents:
-            parser.error(f"-o {args.output} is inside the folder rewritten; name a folder outside it")
+    if args.output is not None and _inside(Path(args.files[0]), Path(args.output)):
+        parser.error(f"-o {args.output} is inside the folder rewritten; name a folder outside it")
 
 
 def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:

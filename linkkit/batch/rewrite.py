@@ -26,6 +26,7 @@ from ..mail.mailbox import Message, messages_after
 from ..security.defang import defang, defang_written, written_kind
 from ..security.redact import Redaction, redacted
 from ..sources.document import Document
+from ..sources.compressed import compression
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
 from ..text.scan import ScanOptions
@@ -194,6 +195,10 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order; True when its
     text changed."""
     head = source.read(binary, SNIFF_SIZE)
+    packed = compression(head)
+    if packed is not None or (is_binary(head) and source.encoding is None):
+        # Its bytes are no text: rewriting them as text would damage the file (rewrite -r skips such files too).
+        raise InputError(source.label, f"{packed + '-compressed' if packed else 'binary'}; not rewritten")
     if not args.as_text and is_mail(source.name, head):
         return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out)
     if looks_like_html(source, head) and not args.as_text:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
@@ -703,3 +704,35 @@ def test_max_length_cuts_a_long_reference_in_extract_and_rewrite(
     assert capsys.readouterr().out == "see <http://examp>le.com/aaaaaaaaaa and more\n"
     with pytest.raises(SystemExit):
         cli.main(["extract", "--max-length", "0", str(path)])
+
+
+def test_rewrite_refuses_binary_and_compressed_files_and_leaves_them_unchanged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    binary = tmp_path / "bin.dat"
+    binary.write_bytes(b"\x00\x01binary http://bin.example/ \x00\xff")
+    packed = tmp_path / "notes.txt.gz"
+    packed.write_bytes(gzip.compress(b"see http://a.example/ x\n"))
+    before = {path: path.read_bytes() for path in (binary, packed)}
+    assert cli.main(["rewrite", "--in-place", "--angle", str(binary), str(packed)]) == 1
+    err = capsys.readouterr().err
+    assert "bin.dat: binary; not rewritten" in err and "notes.txt.gz: gzip-compressed; not rewritten" in err
+    assert {path: path.read_bytes() for path in before} == before
+
+
+def test_an_unreadable_files_from_list_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in (str(tmp_path / "missing.txt"), str(tmp_path)):  # no such file; a folder
+        with pytest.raises(SystemExit) as stopped:
+            cli.main(["extract", "--files-from", name])
+        assert stopped.value.code == 2
+        assert f"--files-from {name}:" in capsys.readouterr().err
+
+
+def test_extract_refuses_an_output_file_inside_a_folder_it_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a.txt").write_text("http://a.example/\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["extract", "-r", str(tmp_path), "-o", str(tmp_path / "out.txt")])
+    assert stopped.value.code == 2 and "would be read as input" in capsys.readouterr().err
+    assert not (tmp_path / "out.txt").exists()
