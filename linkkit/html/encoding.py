@@ -76,10 +76,13 @@ def _meta_encoding(document: bytes) -> str | None:
             # "algorithm for extracting a character encoding from a meta element" (HTML 2.5.x)
             found = _META_CHARSET.search(values.get("content", ""))
             label = found and next((g for g in found.groups()[1:] if g is not None), None)
+        if label and label.strip(ASCII_WHITESPACE).lower() == "x-user-defined":
+            # 13.2.3.2, the prescan: x-user-defined means windows-1252 (Python has no x-user-defined codec)
+            return "cp1252"
         codec = _codec(label) if label else None
         if codec is not None:
-            # 13.2.3.2 step "get an attribute": UTF-16 in a <meta> means UTF-8; x-user-defined means windows-1252
-            return "utf-8" if codec.startswith("utf-16") else "cp1252" if codec == "x-user-defined" else codec
+            # 13.2.3.2 step "get an attribute": UTF-16 in a <meta> means UTF-8
+            return "utf-8" if codec.startswith("utf-16") else codec
     return None
 
 

@@ -326,3 +326,9 @@ def test_tree_rewriters_ignore_a_javascript_base_and_resolve_every_base_against_
 def test_a_css_escape_before_whitespace_keeps_that_whitespace(document: bytes, new: str) -> None:
     rewritten = rewrite(document, lambda link: new)
     assert [link.raw for link in links(rewritten)] == [new]
+
+
+def test_a_meta_x_user_defined_is_read_as_windows_1252() -> None:
+    # HTML 13.2.3.2, the prescan: "If charset is x-user-defined, then set charset to windows-1252."
+    document = b'<meta charset="X-User-Defined"><a href="caf\x92">x</a>'
+    assert [link.raw for link in links(document)] == ["caf\u2019"]
