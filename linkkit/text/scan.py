@@ -18,6 +18,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
+from re import Match
 from re import compile as _compile_plain
 from typing import NamedTuple
 
@@ -175,11 +176,11 @@ _LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
 # neither whitespace ("http: " in prose names no reference) nor a second ":" ("File::Spec", "std::vector": namespaces of
 # code).  Whitespace is the regex package's ``\s``, which leaves out the separators U+001C-U+001F.
 _SCHEME_LAST = _class(SCHEME_CHARS, minus=DIGIT)
-_SCHEME_TRIGGER = _compile_plain(
+_SCHEME_COLON = (
     r":(?=[\x1c-\x1f]|[^\s:])(?:"
     + "|".join(f"(?<={_SCHEME_LAST}{_class(DIGIT)}{{{digits}}}:)" for digits in range(5))
     + ")"
-)
+)  # compiled with the hot path's run after it (_SCHEME_TRIGGER)
 # RFC 3986 draft appendix F; found at its ".", spelt out rather than case-folded (look-behinds of one width).
 _ABBREVIATED_PREFIXES = ("www", "WWW", "Www", "ftp", "FTP", "Ftp")
 _ABBREVIATED_TRIGGER = _compile_plain(r"\.(?<=" + "|".join(p + r"\." for p in _ABBREVIATED_PREFIXES) + ")")
@@ -403,18 +404,27 @@ _PLAIN_LAST = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values(
 _PLAIN_STOP = r"[\x00-\x20\x7f" + "".join(
     "\\" + c for c in sorted(set(map(chr, range(0x21, 0x7f))) - set(URI_CHARS))
 ) + regex.escape("".join(CLOSING)) + "]"
-# group 1: the reference's end (after the prose punctuation is trimmed); the match's end: the run's end
-_PLAIN_RUN = _compile_plain(
-    rf"((?:{_PLAIN_CHAR}*{_PLAIN_LAST})?){_class(_PLAIN_PUNCTUATION)}*(?={_PLAIN_STOP}|\Z)"
-)
 _PLAIN_REACH = _WINDOW - _LIST_SEPARATOR_REACH  # a run this long or longer is left to the windowed judgement
+# The ":" trigger and, when it can be read, the plain run after it, in one search: group 1 ends where the reference
+# ends (after the prose punctuation is trimmed), the match where the run ends; group 1 is unset when the run goes on
+# with a character some rule weighs or is longer than the window (its pieces are bounded, so a trigger costs a
+# window at most).
+_SCHEME_TRIGGER = _compile_plain(
+    _SCHEME_COLON + rf"(?:((?:{_PLAIN_CHAR}{{0,{_PLAIN_REACH}}}{_PLAIN_LAST})?)"
+    rf"{_class(_PLAIN_PUNCTUATION)}{{0,{_PLAIN_REACH}}}(?={_PLAIN_STOP}|\Z))?"
+)
 _NOT_ENCLOSED: tuple[str, Delimiter] = ("", "bare")
 _EMPTY_AUTHORITY = frozenset("/?#")
 
 
-def _plain_uri(text: str, colon: int, floor: int, max_length: int) -> _Candidate | None:
-    """The candidate at the ":" trigger *colon*, exactly as :func:`_scheme_start`, :func:`_extent` and
-    :func:`_usable` decide it, when it is of the common kind described above; None when another rule may apply."""
+def _plain_uri(text: str, trigger: Match[str], floor: int, max_length: int) -> _Candidate | None:
+    """The candidate at the ":" *trigger* (:data:`_SCHEME_TRIGGER`), exactly as :func:`_scheme_start`,
+    :func:`_extent` and :func:`_usable` decide it, when it is of the common kind described above; None when another
+    rule may apply."""
+    end = trigger.end(1)
+    if end < 0:
+        return None  # no plain run
+    colon = trigger.start()
     low = colon - MAX_SCHEME
     scheme = _PLAIN_SCHEME.match(text, low if low > floor else floor, colon)
     if scheme is None:
@@ -424,21 +434,15 @@ def _plain_uri(text: str, colon: int, floor: int, max_length: int) -> _Candidate
     if name not in _PLAIN_SCHEMES:
         return None  # an unknown or dotted scheme, "urn:"
     size = len(text)
-    endpos = start + (max_length if max_length < _PLAIN_REACH else _PLAIN_REACH)
-    if endpos > size:
-        endpos = size
-    run = _PLAIN_RUN.match(text, colon + 1, endpos)
-    if run is None:
-        return None
-    run_end = run.end()
-    if run_end == endpos < size:
+    run_end = trigger.end()
+    limit = start + (max_length if max_length < _PLAIN_REACH else _PLAIN_REACH)
+    if run_end > limit or run_end == limit < size:
         return None  # a long run: the window judges it (_beginning), max_length may cut it
     low = start - 3 * MAX_WRAP
     if text.rfind("<", low if low > floor else floor, start) >= 0:
         return None  # perhaps <...> or <URL:...> (_extent)
     if ":" in text[start - 2 if start > 1 else 0 : start]:
         return None  # perhaps URL:... (_delimited)
-    end = run.end(1)
     horizon = run_end + _BARE_REACH
     # _usable, its common case first: "//" and an authority that begins with a character of its own
     if not (
@@ -743,8 +747,9 @@ def _scan(
     stop = size if final else size - _MARGIN
     runs = _URNRuns()
     max_length = options.max_length
-    followings: list[Callable[[str, int], int]] = [_next_scheme_trigger]
-    judges: list[_Judge] = [_scheme_candidate]
+    # The other kinds of trigger ("www."/"ftp.", "@"), each with its search and its judge.
+    followings: list[Callable[[str, int], int]] = []
+    judges: list[_Judge] = []
     if options.abbreviated:
         followings.append(_next_abbreviated_trigger)
         judges.append(_abbreviated_candidate)
@@ -752,14 +757,20 @@ def _scan(
         followings.append(_next_email_trigger)
         judges.append(_email_candidate)
     kinds = range(len(judges))
-    # The next trigger of each kind (kinds never share a position: ":", "w"/"f", "@"); past the end when none.
+    search_scheme = _SCHEME_TRIGGER.search
+    # The next ":" trigger and the next trigger of each other kind, and the first of those (kinds never share a
+    # position: ":", "w"/"f", "@"); past the end when none.
+    trigger = search_scheme(text, pos)
+    colon = size + 1 if trigger is None else trigger.start()
     upcoming = [following(text, pos) for following in followings]
+    other = min(upcoming, default=size + 1)
     while True:
-        at = min(upcoming)
+        at = colon if colon < other else other
         if at >= stop:
             return (max(pos, stop) if at > size else at), floor
-        if at == upcoming[0]:  # a ":": the hot path first
-            plain = _plain_uri(text, at, floor, max_length)
+        if at == colon:  # a ":": the hot path first
+            assert trigger is not None
+            plain = _plain_uri(text, trigger, floor, max_length)
             found, horizon = _scheme_candidate(text, at, floor, options, runs) if plain is None else plain
         else:
             found, horizon = judges[upcoming.index(at)](text, at, floor, options, runs)
@@ -770,15 +781,14 @@ def _scan(
         else:
             yield found
             pos = floor = found._fields[2]  # its end
-        for index in kinds:
-            if upcoming[index] < pos:
-                upcoming[index] = followings[index](text, pos)
-
-
-def _next_scheme_trigger(text: str, pos: int) -> int:
-    """Where the next ":" trigger at or after *pos* is, or past the end of *text* when there is none."""
-    trigger = _SCHEME_TRIGGER.search(text, pos)
-    return len(text) + 1 if trigger is None else trigger.start()
+        if colon < pos:
+            trigger = search_scheme(text, pos)
+            colon = size + 1 if trigger is None else trigger.start()
+        if other < pos:
+            for index in kinds:
+                if upcoming[index] < pos:
+                    upcoming[index] = followings[index](text, pos)
+            other = min(upcoming)
 
 
 def _next_abbreviated_trigger(text: str, pos: int) -> int:

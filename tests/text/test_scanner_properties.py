@@ -3,8 +3,10 @@ rewrite is byte-identical, and a stream read in chunks of any size finds what th
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import linkkit
@@ -106,3 +108,29 @@ def test_the_urn_run_memo_never_changes_what_is_found(text: str) -> None:
         patch.setattr(scan._URNRun, "fits", staticmethod(lambda text, extent: False))
         slow = [(r.span(), r.uri, r.kind) for r in linkkit.finditer(text)]
     assert found == slow
+
+
+# The hot path's own edges besides PIECES, drawn as often as all of PIECES: the schemes it takes and those it leaves,
+# what may delimit its references, runs around the window's length.
+_HOT_PIECES = [
+    "http://", "https://a.example/", "Http://", "file:///", "news:", "x+y://", "urn:a:", "1.http://", "e.g.http://",
+    "irc6://", "URL:", "URL: ", "<", "<URL:", "< https://a.example/>", ">", "](", ")", "(a)", "[b]", '"', "'", "“",
+    "”", "（", "< ", "<\n", "'https://a.example/x'", "“https://a.example/”", "a" * 120, "/" * 70, "...", "**", ",",
+    "-", "&", "=", "~", "_", " ", "\n", "é",
+]
+_hot_texts = st.lists(st.one_of(st.sampled_from(_HOT_PIECES), st.sampled_from(PIECES)), max_size=40).map("".join)
+_max_lengths = st.sampled_from([1, 9, 40, 187, 1 << 20])
+
+
+def _seen(refs: Iterable[linkkit.Reference]) -> list[tuple[object, ...]]:
+    return [(r.span(), r.outer_span(), r.delimiter, r.kind, r.uri, r.alternatives, r.truncated) for r in refs]
+
+
+@settings(max_examples=400)
+@given(_hot_texts, st.booleans(), st.booleans(), _max_lengths)
+def test_the_hot_path_decides_as_the_general_path(text: str, abbreviated: bool, emails: bool, max_length: int) -> None:
+    found = _seen(linkkit.finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scan, "_plain_uri", lambda *_: None)
+        general = _seen(linkkit.finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length))
+    assert found == general
