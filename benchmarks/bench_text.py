@@ -21,20 +21,20 @@ The link-dense shapes, where the cost per reference decides the speed:
   Markdown link or a commit URL on most lines).
 
 For each, linkkit's and the bare regex's cost per reference found (microseconds) are printed side by side.
-A peer that is not installed is installed with pip first (``--no-install``: skipped instead).
+A peer that is not installed is installed with pip first (``peers.py``; ``--no-install``: skipped instead).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import re
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from peers import install_missing, missing
 
 # The baseline of issue 3: any scheme followed by "//", then everything up to whitespace, < > or ".
 BARE_REGEX = re.compile(r'[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>"]+')
@@ -86,15 +86,15 @@ def urlscan_extractor() -> Extractor:
     return count
 
 
-# name, factory, whether --peer-limit-mb applies to it, the pip distribution that provides it
-EXTRACTORS: tuple[tuple[str, Callable[[], Extractor], bool, str | None], ...] = (
+# name, factory, whether --peer-limit-mb applies to it, the peer's module and the pip package that provides it
+EXTRACTORS: tuple[tuple[str, Callable[[], Extractor], bool, tuple[str, str] | None], ...] = (
     ("linkkit", linkkit_extractor, False, None),
     ("bare regex", regex_extractor, False, None),
     ("linkkit subset", linkkit_extractor, True, None),
-    ("urlextract", urlextract_extractor, True, "urlextract"),
-    ("linkify-it-py", linkify_extractor, True, "linkify-it-py"),
-    ("iocextract", iocextract_extractor, True, "iocextract"),
-    ("urlscan", urlscan_extractor, True, "urlscan"),
+    ("urlextract", urlextract_extractor, True, ("urlextract", "urlextract")),
+    ("linkify-it-py", linkify_extractor, True, ("linkify_it", "linkify-it-py")),
+    ("iocextract", iocextract_extractor, True, ("iocextract", "iocextract")),
+    ("urlscan", urlscan_extractor, True, ("urlscan", "urlscan")),
 )
 PEERS = ("urlextract", "linkify-it-py", "iocextract", "urlscan")
 
@@ -143,24 +143,6 @@ def dense_shapes(named: Sequence[tuple[str, str]]) -> dict[str, list[str]]:
     return shapes
 
 
-def available(name: str, factory: Callable[[], Extractor], distribution: str | None, install: bool) -> Extractor | None:
-    """The extractor, its peer installed with pip first if missing (and *install*); None when it cannot be had."""
-    try:
-        return factory()
-    except ImportError as error:
-        if distribution is None or not install:
-            print(f"{name:<16} not installed ({error})")
-            return None
-    print(f"{name:<16} not installed: pip install {distribution}", flush=True)
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", distribution], check=False)
-    importlib.invalidate_caches()
-    try:
-        return factory() if done.returncode == 0 else None
-    except ImportError as error:
-        print(f"{name:<16} still not importable ({error})")
-        return None
-
-
 def timed(extract: Extractor, texts: Sequence[str]) -> tuple[float, int]:
     """CPU seconds of one run over *texts*, and the number of links found."""
     start = time.process_time()
@@ -185,15 +167,18 @@ def interleaved(
 
 def corpus_table(named: Sequence[tuple[str, str]], args: argparse.Namespace) -> None:
     texts = [text for _, text in named]
+    chosen = [
+        (name, factory, is_peer, peer) for name, factory, is_peer, peer in EXTRACTORS
+        if (not args.only or name in args.only) and (name != "linkkit subset" or args.peer_limit_mb is not None)
+    ]
+    wanted = dict(peer for *_, peer in chosen if peer is not None)
+    absent = set(install_missing(wanted) if args.install else missing(wanted))
     runs: dict[str, tuple[Extractor, list[str]]] = {}
-    for name, factory, is_peer, distribution in EXTRACTORS:
-        if args.only and name not in args.only:
+    for name, factory, is_peer, peer in chosen:
+        if peer is not None and peer[0] in absent:
+            print(f"{name:<16} not installed (pip install {peer[1]})")
             continue
-        if name == "linkkit subset" and args.peer_limit_mb is None:
-            continue
-        extract = available(name, factory, distribution, args.install)
-        if extract is not None:
-            runs[name] = (extract, prefix_up_to(texts, args.peer_limit_mb if is_peer else None))
+        runs[name] = (factory(), prefix_up_to(texts, args.peer_limit_mb if is_peer else None))
     results = interleaved(runs, args.repeat)
     print(
         f"{'extractor':<16} {'files':>6} {'MB':>8} {'seconds':>9} {'min-max':>13} {'MB/s':>8} {'links':>8}"
