@@ -13,21 +13,22 @@ import io
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any, NamedTuple
 
 from .. import html, mail
 from ..errors import InputError, ResolutionError
 from ..io import CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_encoding
-from ..link import record
+from ..link import LinkLike, Unit, record
 from ..security.flags import Context, flags
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
+from ..text.reference import Reference
 from ..text.scan import ScanOptions, finditer
 from ..text.stream import finditer_stream
 from ..text.stream import stream_reach as text_stream_reach
 from ..uri.resolution import Base
-from .formats import LINE
+from .formats import LINE, LinkLine, link_lines
 
 ERRORS = "surrogateescape"
 
@@ -80,13 +81,33 @@ def stream_reach(options: dict[str, Any]) -> int:
     return text_stream_reach(CHUNK_SIZE, ScanOptions(**options).max_length)
 
 
-def text_records(chunks: Iterable[str], label: str, options: dict[str, Any], **extra: Any) -> Iterator[dict[str, Any]]:
-    """One JSON-ready record per reference of a text read in chunks, with its 1-based line and column."""
+Row = tuple[LinkLike, int | None, int | None]  # a link, and the 1-based line and column where it starts (or None)
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """What the records of a run of links share: the input's name, the unit of their spans, the fields a finder
+    adds to each (the document's position), and the link attributes it adds after those (a mail part's)."""
+
+    input: str
+    unit: Unit = "character"
+    extra: dict[str, Any] = field(default_factory=dict)
+    attributes: tuple[str, ...] = ()
+
+
+Group = tuple[Site, Iterable[Row]]
+
+
+def text_rows(chunks: Iterable[str], options: dict[str, Any], places: bool) -> Iterator[Row]:
+    """Each reference of a text read in chunks, with its 1-based line and column when *places* asks for them."""
+    if not places:
+        for ref in finditer_stream(chunks, chunk_size=CHUNK_SIZE, **options):
+            yield ref, None, None
+        return
     lines = Lines(keep=stream_reach(options))
     fed = (lines.feed(chunk) for chunk in chunks)
     for ref in finditer_stream(fed, chunk_size=CHUNK_SIZE, **options):
-        line, column = lines.locate(ref.start())
-        yield record(ref, input=label, line=line, column=column, **extra)
+        yield ref, *lines.locate(ref.start())
 
 
 class HeaderURI(NamedTuple):
@@ -121,7 +142,7 @@ class HeaderURI(NamedTuple):
         return "url"
 
 
-def _header_records(document: Document) -> list[dict[str, Any]]:
+def _header_rows(document: Document) -> Group:
     """The header links of an HTTP envelope, resolved against the target URI (never against Content-Location)."""
     base = None
     if document.base is not None:
@@ -130,15 +151,14 @@ def _header_records(document: Document) -> list[dict[str, Any]]:
             base.resolve("")
         except ResolutionError:
             base = None
-    found = []
+    found: list[Row] = []
     for link in document.header_links:
         uri = link.raw
         if base is not None:
             with contextlib.suppress(ResolutionError):
                 uri = base.resolve(link.raw)
-        found.append(record(HeaderURI(link, uri, None if base is None else base.uri), input=document.name,
-                            unit="byte", **document.position.fields()))
-    return found
+        found.append((HeaderURI(link, uri, None if base is None else base.uri), None, None))
+    return Site(document.name, "byte", document.position.fields()), found
 
 
 def _usable_charset(label: str | None) -> str | None:
@@ -153,7 +173,7 @@ def _usable_charset(label: str | None) -> str | None:
     return label
 
 
-def _html_records(document: Document, data: bytes, options: ExtractOptions) -> list[dict[str, Any]]:
+def _html_rows(document: Document, data: bytes, options: ExtractOptions, places: bool) -> Group:
     encoding = options.encoding or _usable_charset(document.charset)
     base = document.base or options.base
     try:  # HTML carries its encoding (BOM, <meta charset>): --encoding, or the HTTP charset, overrides the <meta>
@@ -162,18 +182,14 @@ def _html_records(document: Document, data: bytes, options: ExtractOptions) -> l
         if options.encoding is not None:
             raise InputError(document.name, str(error)) from None
         found = html.links(data, base_url=base)  # a charset the Encoding Standard lacks: as if undeclared
+    site = Site(document.name, "byte", document.position.fields())
+    if not places:
+        return site, [(link, None, None) for link in found]
     lines = ByteLines(data)
-    extra = document.position.fields()
-    return [
-        record(link, input=document.name, line=line, column=column, unit="byte", **extra)
-        for link in found
-        for line, column in (lines.locate(link.start()),)
-    ]
+    return site, [(link, *lines.locate(link.start())) for link in found]
 
 
-def _mail_records(
-    document: Document, data: bytes, options: ExtractOptions, messages: list[str]
-) -> list[dict[str, Any]]:
+def _mail_rows(document: Document, data: bytes, options: ExtractOptions, messages: list[str]) -> Group:
     index = document.position.message or 0
     problems: list[mail.Problem] = []
     try:
@@ -183,17 +199,15 @@ def _mail_records(
         raise InputError(document.name, f"message {index}: {error}") from None
     messages.extend(f"linkkit: {document.name}: message {index}: warning: {problem}" for problem in problems)
     message_id = mail.message_id(data) if found else None
-    return [
-        record(link, input=document.name, unit="character", message=index, message_id=message_id,
-               offset=document.position.offset or 0, part=link.part, content_type=link.content_type,
-               source=link.source)
-        for link in found
-    ]
+    site = Site(document.name, "character", {"message": index, "message_id": message_id,
+                                             "offset": document.position.offset or 0},
+                ("part", "content_type", "source"))
+    return site, [(link, None, None) for link in found]
 
 
-def _whole_text(document: Document, source: Input, options: ExtractOptions, messages: list[str]
-                ) -> list[dict[str, Any]] | None:
-    """The records of a text held whole (a small file, a WARC record): decoded at once and scanned by
+def _whole_text(document: Document, source: Input, options: ExtractOptions, messages: list[str], places: bool,
+                ) -> list[Row] | None:
+    """The references of a text held whole (a small file, a WARC record): decoded at once and scanned by
     :func:`linkkit.finditer`, which finds what the stream finds; None when its bytes need the stream's account of
     what cannot be decoded (an odd byte of UTF-16)."""
     data = document.data or b""
@@ -204,17 +218,8 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
         return None
     undecodable = Undecodable()
     undecodable.check(text, 0, 1, 0)
-    found = []
-    extra = document.position.fields()
-    line, line_start, cursor = 1, 0, 0
-    for ref in finditer(text, **options.scanner):
-        start = ref.start()
-        newlines = text.count("\n", cursor, start)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n", cursor, start) + 1
-        cursor = start
-        found.append(record(ref, input=document.name, line=line, column=start - line_start + 1, **extra))
+    refs = finditer(text, **options.scanner)
+    found: list[Row] = list(_placed(text, refs)) if places else [(ref, None, None) for ref in refs]
     if undecodable.count:
         warning = io.StringIO()
         undecodable.warn(Input(document.name, None), encoding, warning)
@@ -222,11 +227,24 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     return found
 
 
-def _text(document: Document, options: ExtractOptions, messages: list[str]) -> Iterator[dict[str, Any]]:
+def _placed(text: str, refs: Iterable[Reference]) -> Iterator[Row]:
+    """Each reference of *text*, in order, with its 1-based line and column."""
+    line, line_start, cursor = 1, 0, 0
+    for ref in refs:
+        start = ref.start()
+        newlines = text.count("\n", cursor, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", cursor, start) + 1
+        cursor = start
+        yield ref, line, start - line_start + 1
+
+
+def _text_rows(document: Document, options: ExtractOptions, messages: list[str], places: bool) -> Iterator[Row]:
     source = Input(document.path or document.name, options.encoding or _usable_charset(document.charset))
     label = document.name
     if document.data is not None:
-        whole = _whole_text(document, source, options, messages)
+        whole = _whole_text(document, source, options, messages, places)
         if whole is not None:
             yield from whole
             return
@@ -237,7 +255,7 @@ def _text(document: Document, options: ExtractOptions, messages: list[str]) -> I
             encoding = text_encoding(source, head)
             undecodable = Undecodable()
             chunks = decoded_chunks(source, encoding, head, stream, undecodable)
-            yield from text_records(chunks, label, options.scanner, **document.position.fields())
+            yield from text_rows(chunks, options.scanner, places)
         except CORRUPT as error:  # a compressed file cut short: the links before the cut are out already
             raise InputError(label, f"cannot decompress further: {error}") from None
     if undecodable.count:
@@ -281,26 +299,52 @@ def error_record(document: Document, message: str) -> dict[str, Any]:
     }
 
 
-def records(document: Document, options: ExtractOptions, messages: list[str]) -> Iterator[dict[str, Any]]:
-    """The link records of *document*, in document order (HTTP header links first); raises InputError."""
+def _groups(document: Document, options: ExtractOptions, messages: list[str], places: bool) -> Iterator[Group]:
+    """The links of *document* in document order (HTTP header links first), in runs that share a :class:`Site`;
+    the line and column of each where *places* asks for them; raises InputError."""
     if document.kind == ERROR:
-        yield from _header_records(document)
+        yield _header_rows(document)
         raise InputError(document.name, document.error or "cannot be read")
     if document.header_links:
-        yield from _header_records(document)
+        yield _header_rows(document)
     if document.kind == HTML:
-        yield from _html_records(document, _data(document), options)
+        yield _html_rows(document, _data(document), options, places)
     elif document.kind == MAIL:
-        yield from _mail_records(document, _data(document), options, messages)
+        yield _mail_rows(document, _data(document), options, messages)
     elif document.data != b"":
-        yield from _text(document, options, messages)
+        yield Site(document.name, "character", document.position.fields()), _text_rows(document, options, messages,
+                                                                                      places)
+
+
+def _line_writer(options: ExtractOptions, site: Site, context: Context) -> LinkLine:
+    """How each link of *site* becomes an output line: straight from the link where the format can (plain,
+    jsonl), else through its record, with its ``flags`` under ``--flags``."""
+    if not options.flags and not site.attributes:
+        direct = link_lines(options.format, site.input, site.unit, site.extra)
+        if direct is not None:
+            return direct
+    line_of = LINE[options.format]
+
+    def through_record(link: LinkLike, line: int | None, column: int | None) -> str:
+        found = record(link, input=site.input, line=line, column=column, unit=site.unit, **site.extra,
+                       **{name: getattr(link, name) for name in site.attributes})
+        if options.flags:
+            found["flags"] = flag_records(found["uri"], context)
+        return line_of(found)
+
+    return through_record
+
+
+def _encoded(lines: list[str]) -> bytes:
+    """Output lines as the bytes written, each ending in LF."""
+    return ("\n".join(lines) + "\n").encode("utf-8", ERRORS) if lines else b""
 
 
 def extract(document: Document, options: ExtractOptions) -> Outcome:
     """The one pure function every driver maps: *document*'s records as formatted output lines, an error record
     in place of what could not be read."""
-    line_of = LINE[options.format]
-    lines: list[bytes] = []
+    places = options.format != "plain"  # one URI per line: no line and column to find
+    lines: list[str] = []
     uris: list[str | None] | None = [] if options.unique else None
     messages: list[str] = []
     failed = False
@@ -309,34 +353,36 @@ def extract(document: Document, options: ExtractOptions) -> Outcome:
     spill_path = ""
     context: Context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
     try:
-        for found in records(document, options, messages):
-            if options.flags:
-                found["flags"] = flag_records(found["uri"], context)
-            lines.append((line_of(found) + "\n").encode("utf-8", ERRORS))
-            held += len(lines[-1])
-            if uris is not None:
-                uris.append(found["uri"])
-            count += 1
-            if held > SPILL_SIZE and options.spill and uris is None:
-                if spill is None:
-                    descriptor, spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
-                    spill = os.fdopen(descriptor, "wb")
-                spill.write(b"".join(lines))
-                lines, held = [], 0
+        for site, rows in _groups(document, options, messages, places):
+            line_of = _line_writer(options, site, context)
+            for link, line, column in rows:
+                text = line_of(link, line, column)
+                lines.append(text)
+                held += len(text)
+                count += 1
+                if uris is not None:
+                    uris.append(link.uri)
+                elif held > SPILL_SIZE and options.spill:
+                    if spill is None:
+                        descriptor, spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
+                        spill = os.fdopen(descriptor, "wb")
+                    spill.write(_encoded(lines))
+                    lines, held = [], 0
     except InputError as error:
         failed = True
         messages.append(f"linkkit: error: {error}")
         if options.format != "plain":
-            lines.append((line_of(error_record(document, str(error))) + "\n").encode("utf-8", ERRORS))
+            lines.append(LINE[options.format](error_record(document, str(error))))
             if uris is not None:
                 uris.append(None)
     if spill is not None:
-        spill.write(b"".join(lines))
+        spill.write(_encoded(lines))
         spill.close()
         return Outcome([], uris, messages, failed, count, 1, document.size, spill_path)
-    if uris is None and len(lines) > 1:
-        lines = [b"".join(lines)]  # one value to send back from a worker, not one per link
-    return Outcome(lines, uris, messages, failed, count, 1, document.size)
+    if uris is not None:
+        return Outcome([_encoded([text]) for text in lines], uris, messages, failed, count, 1, document.size)
+    # one value to send back from a worker, not one per link
+    return Outcome([_encoded(lines)] if lines else [], uris, messages, failed, count, 1, document.size)
 
 
 def extract_all(documents: list[Document], options: ExtractOptions) -> list[Outcome]:
