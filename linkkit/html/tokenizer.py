@@ -62,17 +62,23 @@ _SCRIPT_TOKENS = re.compile(r"<!--|-->|<(/?)script(?=[\t\n\f\r />])", re.IGNOREC
 _DASHES_GT = re.compile(r"-*>")
 # The markup that cannot hold a link or change the state of the scan, skipped inside the regex engine (in HTML
 # content): text, comments, bogus comments, end tags but </template>, and start tags that change no state and
-# have no attribute of a name that holds URLs somewhere.
+# have no attribute of a name that holds URLs somewhere. Names compare in ASCII case only, (?ai:...): the tokenizer
+# lowers "ASCII upper alpha" alone (13.2.5.8, 13.2.5.33), and Unicode case folding costs a third of the step.
 _SKIPPED_PATTERN = (
     r"(?:[^<]++"
     r"|<!--(?:-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>|[\s\S]*+)"
     r"|<[!?][^>]*+>?"
-    rf"|</(?!(?i:template)[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+{_TAG_REST}[\t\n\f\r /]*+>"
+    rf"|</(?!(?ai:template)[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+{_TAG_REST}[\t\n\f\r /]*+>"
     r"|</(?![A-Za-z])[^>]*+>?"
-    r"|<(?!(?i:{names})[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+"
-    rf"(?:[\t\n\f\r /]*+(?!(?i:{{attributes}})[\t\n\f\r />=]){_ATTRIBUTE})*+[\t\n\f\r /]*+>"
+    r"|<(?!(?ai:{names})[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+{unread}[\t\n\f\r /]*+>"
     r"|<(?![A-Za-z!?/])"
     r")*+"
+)
+# The tag that most often holds a link, taken in the same match as the markup skipped before it: a start tag that
+# changes no state, is not <base>, and has exactly one attribute of a name that holds URLs (<a href="...">).
+_LINK_TAG_PATTERN = (
+    r"(?P<link><(?P<tag>(?!(?ai:{plain})[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+){unread}{read}{unread}"
+    r"[\t\n\f\r /]*+>)?"
 )
 # The hints that a tag outside the table may still carry a link: style, itemtype, itemid (and href in SVG).
 _HTML_HINT = re.compile(r"style|item", re.IGNORECASE)
@@ -106,13 +112,6 @@ def _trie(words: list[str]) -> str:
         return ""
     pattern = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
     return f"(?:{pattern})?" if "" in branches else pattern
-
-
-_SKIPPED = re.compile(
-    _SKIPPED_PATTERN.replace("{names}", _trie(sorted(_STATE_TAGS))).replace(
-        "{attributes}", _trie(sorted({name for places in PLACES.values() for name in places} | {*GLOBAL_PLACES}))
-    )
-)
 
 
 class _Found(NamedTuple):
@@ -233,6 +232,38 @@ def _script_end(view: str, position: int) -> int:
             state = 2
 
 
+def _read_attribute(names: str) -> str:
+    """A regex for one attribute whose name *names* (a regex) matches in any ASCII case, with groups name, dq, sq
+    and uq (the value double-quoted, single-quoted, unquoted); as in _ATTRIBUTE, a value must follow "="."""
+    return (
+        rf"[\t\n\f\r /]*+(?P<name>(?ai:{names}))(?=[\t\n\f\r />=])"
+        rf"(?:{WS}*+={WS}*+"
+        rf"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>)))"
+        rf"|(?!{WS}*+=))"
+    )
+
+
+def _unread_attributes(names: str) -> str:
+    """A regex for the attributes whose names *names* does not match, skipped inside the regex engine."""
+    return rf"(?:[\t\n\f\r /]*+(?!(?ai:{names})[\t\n\f\r />=]){_ATTRIBUTE})*+"
+
+
+# The names of the attributes that hold URLs, on some HTML element or on every one.
+_URL_ATTRIBUTES = _trie(sorted({name for places in PLACES.values() for name in places} | {*GLOBAL_PLACES}))
+# One step of the scan in HTML content: the markup skipped, then <a href="..."> and its like when it comes next
+# (group "link"); else the next markup starts where the match ends.
+_STEP = re.compile(
+    _SKIPPED_PATTERN.replace("{names}", _trie(sorted(_STATE_TAGS))).replace(
+        "{unread}", _unread_attributes(_URL_ATTRIBUTES)
+    )
+    + _LINK_TAG_PATTERN.replace("{plain}", _trie(sorted(_STATE_TAGS | {"base"})))
+    .replace("{unread}", _unread_attributes(_URL_ATTRIBUTES))
+    .replace("{read}", _read_attribute(_URL_ATTRIBUTES))
+)
+
+# PLACES by (element, attribute), for the tags the step takes.
+_LINK_PLACES = {(tag, name): kind for tag, places in PLACES.items() for name, kind in places.items()}
+
 # The attributes the scan reads: those that hold URLs, <meta>'s charset, http-equiv and content, and the names
 # that make a <font> leave SVG.
 _READ_ATTRIBUTES = _trie(
@@ -243,13 +274,21 @@ _READ_ATTRIBUTES = _trie(
         | _FONT_BREAKOUT
     )
 )
-# One read attribute, after the attributes before it that are not read (skipped inside the regex engine).
-_READ_ATTRIBUTE = re.compile(
-    rf"(?:[\t\n\f\r /]*+(?!(?i:{_READ_ATTRIBUTES})[\t\n\f\r />=]){_ATTRIBUTE})*+"
-    rf"[\t\n\f\r /]*+(?P<name>(?i:{_READ_ATTRIBUTES}))(?=[\t\n\f\r />=])"
-    rf"(?:{WS}*+={WS}*+"
-    rf"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>))))?"
-)
+# One read attribute, after the attributes before it that are not read.
+_READ_ATTRIBUTE = re.compile(_unread_attributes(_READ_ATTRIBUTES) + _read_attribute(_READ_ATTRIBUTES))
+
+
+def _value(match: re.Match[str]) -> tuple[int, int, str | None]:
+    """(start, end, quote) of the value of the attribute *match* read with :func:`_read_attribute`'s groups; an
+    attribute without a value has an empty one where its name ends, quote None."""
+    if (start := match.start("dq")) >= 0:
+        return start, match.end("dq"), '"'
+    if (start := match.start("sq")) >= 0:
+        return start, match.end("sq"), "'"
+    if (start := match.start("uq")) >= 0:
+        return start, match.end("uq"), ""
+    end = match.end("name")
+    return end, end, None
 
 
 def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, str | None]]:
@@ -258,17 +297,9 @@ def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, st
     attributes: dict[str, tuple[int, int, str | None]] = {}
     match = _READ_ATTRIBUTE.match(view, start, end)
     while match is not None:
-        name, double, single, unquoted = match.groups()
-        name = name.lower()
+        name = match.group("name").lower()
         if name not in attributes:  # 13.2.5.33: a duplicate attribute is dropped
-            if double is not None:
-                attributes[name] = (match.start(2), match.end(2), '"')
-            elif single is not None:
-                attributes[name] = (match.start(3), match.end(3), "'")
-            elif unquoted is not None:
-                attributes[name] = (match.start(4), match.end(4), "")
-            else:
-                attributes[name] = (match.end(), match.end(), None)
+            attributes[name] = _value(match)
         match = _READ_ATTRIBUTE.match(view, match.end(), end)
     return attributes
 
@@ -287,7 +318,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     position = 0
-    search, match_markup, skip = _MARKUP.search, _MARKUP.match, _SKIPPED.match
+    search, match_markup, step = _MARKUP.search, _MARKUP.match, _STEP.match
 
     def collect(tag: str, name: str, kind: str, value: tuple[int, int, str | None]) -> None:
         start, end, quote = value
@@ -311,8 +342,20 @@ def _scan(view: str, codec: str | None) -> _Scan:
             found.append(_Found(tag, None, raw, span, start, end, "<", css, CSS))
 
     while True:
-        # In HTML content, only the markup that matters reaches Python (the skip pattern's "*" always matches).
-        match = search(view, position) if stack else match_markup(view, cast(re.Match[str], skip(view, position)).end())
+        # In HTML content, only the markup that matters reaches Python (a step always matches).
+        if stack:
+            match = search(view, position)
+        else:
+            skipped = cast(re.Match[str], step(view, position))
+            if skipped.lastgroup == "link":  # <a href="...">: its one URL, and nothing else to do
+                tag, name = skipped.group("tag", "name")
+                tag, name = tag.lower(), name.lower()
+                kind = _LINK_PLACES.get((tag, name)) or GLOBAL_PLACES.get(name)
+                if kind is not None:
+                    collect(tag, name, kind, _value(skipped))
+                position = skipped.end()
+                continue
+            match = match_markup(view, skipped.end())
         if match is None:
             break
         position = match.end()
