@@ -14,10 +14,16 @@ import enum
 import re
 from typing import NamedTuple, cast
 
-# RFC 3986 appendix B, with the outer groups made non-capturing so that groups() yields the five components.
-# DOTALL: a lenient parse accepts any string, line breaks included. Possessive runs: each stops only where its
-# delimiter is, so giving characters back could never match otherwise -- the same split, without backtracking state.
-_APPENDIX_B = re.compile(r"(?:([^:/?#]++):)?(?://([^/?#]*+))?([^?#]*+)(?:\?([^#]*+))?(?:#(.*+))?", re.DOTALL)
+# RFC 3986 appendix B, one fragment per component, the outer groups made non-capturing so that groups() yields
+# the five components. Possessive runs: each stops only where its delimiter is, so giving characters back could
+# never match otherwise -- the same split, without backtracking state.
+APPENDIX_B_SCHEME = r"([^:/?#]++):"
+APPENDIX_B_AUTHORITY = r"//([^/?#]*+)"
+APPENDIX_B_PATH = r"([^?#]*+)"
+# DOTALL: a lenient parse accepts any string, line breaks included.
+_APPENDIX_B = re.compile(
+    rf"(?:{APPENDIX_B_SCHEME})?(?:{APPENDIX_B_AUTHORITY})?{APPENDIX_B_PATH}(?:\?([^#]*+))?(?:#(.*+))?", re.DOTALL
+)
 _match_appendix_b = _APPENDIX_B.match
 
 # The five components: scheme, authority, path, query, fragment; None where undefined.

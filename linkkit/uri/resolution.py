@@ -2,8 +2,30 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from typing import cast
+
 from ..errors import ResolutionError
-from .model import Components, URIReference, _match_appendix_b, recompose, split
+from .model import (
+    APPENDIX_B_AUTHORITY,
+    APPENDIX_B_PATH,
+    APPENDIX_B_SCHEME,
+    Components,
+    URIReference,
+    _match_appendix_b,
+    recompose,
+    split,
+)
+
+# An absolute base (RFC 3986 5.1) up to the end of its path, split by appendix B: groups 1-3 are its scheme,
+# authority and path. None for a base without a scheme.
+_match_absolute_base = re.compile(f"{APPENDIX_B_SCHEME}(?:{APPENDIX_B_AUTHORITY})?{APPENDIX_B_PATH}").match
+# Two expressions that match every string (typed so): the leading "." and ".." segments of a relative path
+# (RFC 3986 5.2.4 A-D), each ended by "/" or by the path's end; the path of a reference without scheme or
+# authority, appendix B's path expression from the start.
+_match_dot_segments = cast(Callable[..., re.Match[str]], re.compile(r"(?:\.\.?(?:/|\Z))*+").match)
+_match_path = cast(Callable[[str], re.Match[str]], re.compile(APPENDIX_B_PATH).match)
 
 
 def remove_dot_segments(path: str) -> str:
@@ -70,24 +92,26 @@ def _remove_leading_dots(merged: str, boundary: int) -> str:
 
     The common "../g" and "./g": when the base directory merged[:boundary] is absolute and clean, the result is
     that directory climbed once per ".." (5.2.4 C) plus the rest of the reference; otherwise the full 5.2.4.
-    Both ends move as indexes into *merged*, never as slices, so a reference of n "../" costs O(n).
     """
     if merged[:1] != "/" or merged.find("/.", 0, boundary) != -1:
         return remove_dot_segments(merged)
-    top = at = boundary  # the directory is merged[:top], the rest of the reference merged[at:]
-    size = len(merged)
-    while merged.startswith(".", at):  # a "." or ".." segment, ended by "/" or by the end
-        if merged.startswith("..", at) and (at + 2 == size or merged.startswith("/", at + 2)):
-            at += 3
-            if top > 1:  # the directory is not "/": climb to its parent
-                top = merged.rfind("/", 0, top - 1) + 1
-        elif at + 1 == size or merged.startswith("/", at + 1):
-            at += 2
-        else:
-            break
+    at = _match_dot_segments(merged, boundary).end()
     if merged.find("/.", at) != -1:  # a dot segment further on: the full 5.2.4
         return remove_dot_segments(merged)
-    return merged[:top] + merged[at:]
+    return merged[: _climb(merged, 0, boundary, merged.count("..", boundary, at))] + merged[at:]
+
+
+def _climb(text: str, root: int, top: int, levels: int) -> int:
+    """Where the clean absolute directory text[root:top] (ending in "/") ends after *levels* ".." segments.
+
+    RFC 3986 5.2.4 C: each ".." removes the last segment of the output; above "/" there is nothing to remove.
+    The levels are counted, not sliced off the reference, so a reference of n "../" costs O(n).
+    """
+    for _ in range(levels):
+        if top - root <= 1:
+            break
+        top = text.rfind("/", root, top - 1) + 1
+    return top
 
 
 def _components(value: str | URIReference) -> Components:
@@ -109,11 +133,18 @@ class Base:
     ('http://a/b/g', 'http://a/b/c/g;x')
     """
 
-    __slots__ = ("components", "uri")
+    __slots__ = ("_absolute", "components", "uri")
 
     def __init__(self, base: str | URIReference) -> None:
         self.components: Components = _components(base)
         self.uri: str = recompose(*self.components)
+        # The base read in place by resolve(), when it is absolute and its string splits back into its components
+        # (a URIReference built by hand may hold a "?" in its path: it is resolved from its components instead).
+        self._absolute = _match_absolute_base(self.uri) if split(self.uri) == self.components else None
+
+    def __reduce__(self) -> tuple[type[Base], tuple[URIReference]]:
+        # A match does not pickle: the base is rebuilt from its components.
+        return Base, (URIReference._make(self.components),)
 
     def resolve(self, reference: str | URIReference, *, strict: bool = True) -> str:
         """*reference* resolved against this base: :func:`resolve`."""
@@ -137,7 +168,17 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
     >>> resolve("http://a/b/c/d;p?q", "../g")
     'http://a/b/g'
     """
-    if type(reference) is str:  # the hot path: split by RFC 3986 appendix B, whose expression matches every string
+    if type(reference) is str and ":" not in reference:
+        # No ":", so no scheme (appendix B): the base is used, and read in place when it is absolute.
+        if type(base) is str:
+            absolute = _match_absolute_base(base)
+        elif type(base) is Base:
+            absolute = base._absolute
+        else:
+            absolute = None
+        if absolute is not None:
+            return _resolve_in_place(absolute, reference)
+    if type(reference) is str:  # split by RFC 3986 appendix B, whose expression matches every string
         r_scheme, authority, path, query, fragment = _match_appendix_b(reference).groups()  # type: ignore[union-attr]
     else:
         r_scheme, authority, path, query, fragment = _components(reference)
@@ -195,6 +236,50 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
     if fragment is not None:
         result += "#" + fragment
     return result
+
+
+def _resolve_in_place(absolute: re.Match[str], reference: str) -> str:
+    """*reference*, which has no scheme, resolved against the base that *absolute* matched (RFC 3986 5.2.2).
+
+    The target is a slice of the base followed by the reference as written, its path through 5.2.4 only where
+    it has dot segments: no split of the reference, no recomposition (5.3) of the target.
+    """
+    uri = absolute.string
+    start, end = absolute.span(3)  # the base path
+    first = reference[:1]
+    if first == "#" or first == "":
+        # 5.2.2: T.path = Base.path; T.query = Base.query; T.fragment = R.fragment
+        cut = uri.find("#", end)
+        return (uri if cut < 0 else uri[:cut]) + reference
+    if first == "?":
+        # 5.2.2: T.path = Base.path; T.query = R.query
+        return uri[:end] + reference
+    if first == "/":
+        if reference[1:2] == "/":
+            # 5.2.2: T.authority = R.authority; T.path = remove_dot_segments(R.path)
+            scheme = uri[: absolute.end(1) + 1]
+            if "/." not in reference:
+                return scheme + reference
+            _, authority, path, query, fragment = split(reference)
+            return scheme + recompose(None, authority, remove_dot_segments(path), query, fragment)
+        directory = start  # 5.2.2: T.path = remove_dot_segments(R.path)
+    else:
+        # 5.2.3: merge, the base path up to its last "/"; an empty path under an authority reads as "/"
+        slash = uri.rfind("/", start, end)
+        if slash < 0 and absolute.start(2) >= 0:
+            uri, slash = uri[:start] + "/", start
+        directory = slash + 1 if slash >= 0 else start
+    # the merged path is uri[start:directory] + the reference's path: 5.2.4 on it
+    clean = directory == start or (uri.find("/.", start, directory) == -1 and uri[start] != ".")
+    if clean and first != "." and "/." not in reference:  # no dot segment to remove
+        return uri[:directory] + reference
+    path_end = _match_path(reference).end() if "?" in reference or "#" in reference else len(reference)
+    if clean and first == "." and uri[start:start + 1] == "/":
+        # 5.2.4 A-D on the reference's leading dot segments, C climbing the base directory
+        at = _match_dot_segments(reference, 0, path_end).end()
+        if reference.find("/.", at, path_end) == -1:
+            return uri[: _climb(uri, start, directory, reference.count("..", 0, at))] + reference[at:]
+    return uri[:start] + remove_dot_segments(uri[start:directory] + reference[:path_end]) + reference[path_end:]
 
 
 def _base_components(base: str | URIReference | Base) -> Components:
