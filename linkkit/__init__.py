@@ -6,54 +6,64 @@ them (RFC 3986, 8141, 1738), ``linkkit.link`` is the shape every found link shar
 ``linkkit.io`` reads inputs and writes outputs safely, and ``linkkit.cli`` is the command line.
 """
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, LinkkitError, ResolutionError, URIError
-from .link import LinkLike, record
-from .text import Reference, ScanOptions, findall, finditer, finditer_stream, sub, subn
-from .uri import (
-    URN,
-    Base,
-    HostKind,
-    URIReference,
-    Violation,
-    compose,
-    equivalent,
-    is_valid,
-    normalize,
-    parse,
-    parse_urn,
-    remove_dot_segments,
-    resolve,
-    scheme_specific,
-    validate,
-)
 
 if TYPE_CHECKING:
     from . import html
+    from .link import LinkLike, record
     from .security.defang import defang, refang
     from .security.flags import flags
+    from .text import Reference, ScanOptions, findall, finditer, finditer_stream, sub, subn
+    from .uri import (
+        URN,
+        Base,
+        HostKind,
+        URIReference,
+        Violation,
+        compose,
+        equivalent,
+        is_valid,
+        normalize,
+        parse,
+        parse_urn,
+        remove_dot_segments,
+        resolve,
+        scheme_specific,
+        validate,
+    )
 
-# linkkit.security's functions, loaded on first use like linkkit.html (idna and the confusables table cost an import).
-_SECURITY = frozenset({"defang", "flags", "refang"})
+# The room each re-exported name lives in, loaded on first use: `python -m linkkit` and a batch load only the
+# rooms they use (a web archive's run never the text scanner's patterns, a text run never HTML, mail or security).
+_HOMES = {
+    **dict.fromkeys(("LinkLike", "record"), ".link"),
+    **dict.fromkeys(("Reference", "ScanOptions", "findall", "finditer", "finditer_stream", "sub", "subn"), ".text"),
+    **dict.fromkeys(("URN", "Base", "HostKind", "URIReference", "Violation", "compose", "equivalent", "is_valid",
+                     "normalize", "parse", "parse_urn", "remove_dot_segments", "resolve", "scheme_specific",
+                     "validate"), ".uri"),
+    **dict.fromkeys(("defang", "flags", "refang"), ".security"),
+}
+_ROOMS = frozenset({"batch", "cli", "html", "io", "link", "mail", "security", "sources", "text", "uri"})
 
 
 def __getattr__(name: str) -> Any:
-    """``linkkit.html`` and ``__version__``, loaded on first use (PEP 562): importing the face and scanning a text
-    pays for neither the HTML tokenizer's patterns nor the package metadata."""
-    if name == "html":
-        import importlib
-
-        return importlib.import_module(".html", __name__)
-    if name in _SECURITY:
-        from . import security
-
-        return getattr(security, name)
+    """The re-exported names, the rooms (``linkkit.html``...) and ``__version__``, each loaded on first use
+    (PEP 562): importing the face pays for no room, and a run for the rooms it uses."""
+    home = _HOMES.get(name)
+    if home is not None:
+        value = getattr(importlib.import_module(home, __name__), name)
+        globals()[name] = value  # found directly from now on
+        return value
+    if name in _ROOMS:
+        return importlib.import_module(f".{name}", __name__)
     if name == "__version__":
         from importlib.metadata import version
 
         return version("linkkit")  # single source: the version in pyproject.toml
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "URN",

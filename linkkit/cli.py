@@ -24,10 +24,6 @@ from . import mail
 from .batch import ExtractOptions, Outcome, default_jobs, extract_all, run_dask, run_local
 from .batch.formats import ALIASES, FORMATS, header, plain_line
 from .batch.progress import Progress
-from .batch.rewrite import (
-    TreeOptions, absolutized, mail_absolutizer, mail_rewriter, replacement, rewrite_files, rewrite_messages,
-    rewrite_stream, rewrite_text,
-)
 from .batch.extract import stream_reach
 from .errors import InputError, ResolutionError
 from .io import (
@@ -52,7 +48,17 @@ EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
 EXIT_BROKEN_PIPE = 128 + signal.SIGPIPE  # what a shell reports for a tool stopped by a closed pipe (`| head -1`)
 
 # Kept under their first names: the streamed rewrite and the plain line are the batch's now.
-_replacement, _rewrite_stream, _stream_reach, _plain_line = replacement, rewrite_stream, stream_reach, plain_line
+_stream_reach, _plain_line = stream_reach, plain_line
+
+
+def __getattr__(name: str) -> Any:
+    """``_replacement`` and ``_rewrite_stream``, kept under their first names too, from linkkit.batch.rewrite: it is
+    loaded on first use (PEP 562), by rewrite and absolutize, never by extract."""
+    if name in ("_replacement", "_rewrite_stream"):
+        from .batch import rewrite
+
+        return getattr(rewrite, name[1:])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _error(message: str, stderr: IO[str]) -> None:
@@ -314,6 +320,8 @@ def _report(messages: list[str], stderr: IO[str]) -> None:
 
 
 def _rewrite_from(source: Input, binary: IO[bytes], args: argparse.Namespace, out: Output, stderr: IO[str]) -> bool:
+    from .batch.rewrite import rewrite_text
+
     messages: list[str] = []
     try:
         return rewrite_text(source, binary, args, out, messages)
@@ -343,6 +351,8 @@ def _rewrite_all(sources: list[Input], args: argparse.Namespace, out: Output, st
 
 
 def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    from .batch.rewrite import mail_rewriter  # the rewriters, loaded by the subcommands that rewrite
+
     if args.recursive:
         return _run_tree(args, "rewrite", stderr)
     sources = _inputs(args)
@@ -417,6 +427,8 @@ def _check_tree(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
 def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
     """Rewrite every file under one folder, each atomically, in place or into a mirror of the tree; a file that
     fails is left as it was and the others go on."""
+    from .batch.rewrite import TreeOptions, rewrite_files
+
     root = args.files[0]
     options = TreeOptions(
         command=command, root=root, out_dir=None if args.in_place else args.output, base_url=args.base_url,
@@ -463,6 +475,8 @@ def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
 
 
 def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    from .batch.rewrite import absolutized, mail_absolutizer, rewrite_messages
+
     if args.recursive:
         return _run_tree(args, "absolutize", stderr)
     out = None if args.in_place or args.output is not None else standard_output(stdout)

@@ -422,8 +422,14 @@ _HTML_START = re.compile(r"(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html|head|body)
 
 def looks_like_html(source: Input, data: bytes) -> bool:
     """HTML by extension (.html, .htm, .xhtml, .shtml) or by content: the input starts as an HTML document."""
-    if Path(source.name).suffix.lower() in HTML_SUFFIXES:
-        return True
+    return Path(source.name).suffix.lower() in HTML_SUFFIXES or starts_as_html(data)
+
+
+def starts_as_html(data: bytes) -> bool:
+    """Whether *data* starts as an HTML document: after a BOM, whitespace and comments, a doctype or an html, head
+    or body tag."""
     head = data[:SNIFF_SIZE]
-    bom, codec = next(((bom, codec) for bom, codec in BOMS if head.startswith(bom)), (b"", "latin-1"))
+    bom, codec = b"", "latin-1"
+    if head[:1] in b"\xef\xfe\xff\x00":  # the first byte of some BOM (an empty head is in too, and has none)
+        bom, codec = next(((bom, codec) for bom, codec in BOMS if head.startswith(bom)), (bom, codec))
     return _HTML_START.match(head[len(bom):].decode(codec, "ignore")) is not None

@@ -5,7 +5,6 @@ results come back in order, with a bounded number of chunks in flight: memory do
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -67,6 +66,8 @@ def run_local(function: ChunkFunction[Result], documents: Iterable[Document], *,
         for chunk in itertools.chain(first, pending):
             yield from function(chunk)
         return
+    import multiprocessing  # loaded only for a pool
+
     # fork where there is one: the workers start at once and inherit the loaded modules
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

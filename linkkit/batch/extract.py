@@ -11,16 +11,13 @@ import codecs
 import contextlib
 import io
 import os
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
-from .. import html, mail
 from ..errors import InputError, ResolutionError
 from ..io import CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_encoding
 from ..link import LinkLike, Unit, record
-from ..security.flags import Context, flags
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
 from ..text.reference import Reference
@@ -29,6 +26,9 @@ from ..text.stream import finditer_stream
 from ..text.stream import stream_reach as text_stream_reach
 from ..uri.resolution import Base
 from .formats import LINE, LinkLine, link_lines
+
+if TYPE_CHECKING:
+    from ..security.flags import Context
 
 ERRORS = "surrogateescape"
 
@@ -174,6 +174,8 @@ def _usable_charset(label: str | None) -> str | None:
 
 
 def _html_rows(document: Document, data: bytes, options: ExtractOptions, places: bool) -> Group:
+    from .. import html  # each finder loaded on first use: a run loads only those its documents need
+
     encoding = options.encoding or _usable_charset(document.charset)
     base = document.base or options.base
     try:  # HTML carries its encoding (BOM, <meta charset>): --encoding, or the HTTP charset, overrides the <meta>
@@ -190,6 +192,8 @@ def _html_rows(document: Document, data: bytes, options: ExtractOptions, places:
 
 
 def _mail_rows(document: Document, data: bytes, options: ExtractOptions, messages: list[str]) -> Group:
+    from .. import mail
+
     index = document.position.message or 0
     problems: list[mail.Problem] = []
     try:
@@ -284,6 +288,8 @@ def _data(document: Document) -> bytes:
 
 def flag_records(uri: str, context: Context) -> list[dict[str, Any]]:
     """The ``flags`` of a record: each :class:`linkkit.security.Flag` of *uri* as a JSON-ready dict."""
+    from ..security.flags import flags
+
     return [
         {"name": flag.name, "span": list(flag.span), "reason": flag.reason, "detail": flag.detail}
         for flag in flags(uri, context=context)
@@ -364,6 +370,8 @@ def extract(document: Document, options: ExtractOptions) -> Outcome:
                     uris.append(link.uri)
                 elif held > SPILL_SIZE and options.spill:
                     if spill is None:
+                        import tempfile
+
                         descriptor, spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
                         spill = os.fdopen(descriptor, "wb")
                     spill.write(_encoded(lines))

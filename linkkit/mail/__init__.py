@@ -6,11 +6,51 @@ located in the raw bytes, RFC 2046) -> ``parts`` (transfer encodings, charsets, 
 RFC 5064) -> ``rewrite`` (changed parts re-encoded, every other byte copied).
 """
 
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
 from .errors import MailError, Problem
-from .links import LINK_HEADERS, MailLink, links, problems
-from .mailbox import Message, looks_like_mail, messages
-from .message import message_id
-from .rewrite import absolutize, rewrite
+
+if TYPE_CHECKING:
+    from .links import LINK_HEADERS, MailLink, links, problems
+    from .mailbox import Message, looks_like_mail, messages
+    from .message import message_id
+    from .rewrite import absolutize, rewrite
+
+# The module each name lives in, loaded on first use: telling and reading mailboxes (``mailbox``, which every batch
+# run asks whether a file is a message) loads neither the MIME parser nor the finders.
+_HOMES = {
+    **dict.fromkeys(("LINK_HEADERS", "MailLink", "links", "problems"), ".links"),
+    **dict.fromkeys(("Message", "looks_like_mail", "messages"), ".mailbox"),
+    "message_id": ".message",
+    **dict.fromkeys(("absolutize", "rewrite"), ".rewrite"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of linkkit.mail, its module loaded on first use (PEP 562)."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(home, __name__), name)
+    globals()[name] = value
+    return value
+
+
+class _Face(types.ModuleType):
+    """This package, whose ``links`` and ``rewrite`` stay the functions of those names: the import system binds a
+    submodule to its package's attribute of the same name when it first loads it, which the eager imports used to
+    bind over (customizing module attribute access, Python data model 3.3.2.1)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Face
 
 __all__ = [
     "LINK_HEADERS",

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 import linkkit
-from linkkit import html
 from linkkit.link import SpanMatch
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the finders are loaded on first use (linkkit's face): reading a mailbox does not load them
+    from linkkit import html
     from linkkit.security.flags import Flag
-from linkkit.text.reference import Reference
+    from linkkit.text.reference import Reference
 
 from .base import entity_base, is_absolute
 from .errors import Problem
@@ -179,7 +179,7 @@ def part_links(
                          _target(ref.uri, ids), ref)
             )
         return found
-    for link in html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails):
+    for link in linkkit.html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails):
         if link.tag == "#text":  # a reference in the visible text: where is the scanner's delimiter
             found.append(MailLink(link.uri, link.raw, link.span(), link.attr or "bare", number, ctype, "html-text",
                                   link.kind, None, fallback, _target(link.uri, ids), link))

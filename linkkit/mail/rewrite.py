@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import email.message
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from linkkit import ScanOptions, html
+import linkkit
+
+if TYPE_CHECKING:  # loaded on first use (linkkit's face): importing linkkit.mail does not load the finders
+    from linkkit import ScanOptions
 
 from .links import MailLink, TextPart, part_links, read, text_parts
 from .message import Entity, content_ids
@@ -51,7 +55,7 @@ def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], 
     # HTML: linkkit.html writes each new value as its place needs (attribute, CSS, visible text); its links are
     # those of part_links, told apart by their span.
     by_span = {found[i].span(): value for i, value in new.items()}
-    return html.rewrite(text, lambda link: by_span.get(link.span(), link.raw), base_url=part.base, text=True,
+    return linkkit.html.rewrite(text, lambda link: by_span.get(link.span(), link.raw), base_url=part.base, text=True,
                         abbreviated=options.abbreviated, emails=options.emails)
 
 
@@ -120,7 +124,7 @@ def rewrite(
     """
     reading = read(message)
     ids = content_ids(reading.root)
-    options = ScanOptions(abbreviated=abbreviated, emails=emails)
+    options = linkkit.ScanOptions(abbreviated=abbreviated, emails=emails)
     leaf_edits: dict[int, Edit] = {}
     for item in text_parts(reading, base_url):
         if isinstance(item, Entity):

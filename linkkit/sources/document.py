@@ -3,7 +3,8 @@ file, a message of a mailbox, a record of a web archive), and where in its input
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 # What a document holds, as the finders read it.
@@ -28,6 +29,9 @@ class Position:
         """The position as record fields: only what is known, so a text file's records stay as they were."""
         return {name: value for name in POSITION_FIELDS if (value := getattr(self, name)) is not None}
 
+    def __reduce__(self) -> tuple[type[Position], tuple[Any, ...]]:
+        return Position, _POSITION_FIELDS(self)
+
 
 POSITION_FIELDS = ("offset", "message", "record_id", "target_uri")
 
@@ -48,8 +52,8 @@ class Document:
 
     ``name`` is the input as the user named it (a path, ``<stdin>``; for a Maildir message its own file);
     ``kind`` is ``text``, ``html`` or ``mail`` (``error`` for an input that could not be read, with ``error`` saying
-    why); ``data`` is the bytes, or None when they are read from ``path`` (decompressed by ``compression``) when the
-    document is processed, which keeps a large file out of memory until then and out of any pipe to a worker;
+    why); ``data`` is the bytes, or None when they are read from ``path`` (decompressed as its content says) when
+    the document is processed, which keeps a large file out of memory until then and out of any pipe to a worker;
     ``base`` the retrieval URL where the input says it (RFC 3986 5.1.3) and ``charset`` the encoding it declares;
     ``header_links`` the links of an HTTP envelope; ``size`` the bytes it stands for, for progress;
     ``content_type`` the media type the input declares for it (a WARC record's), when it does.
@@ -59,7 +63,6 @@ class Document:
     kind: str
     data: bytes | None = None
     path: str | None = None
-    compression: str | None = None
     base: str | None = None
     charset: str | None = None
     position: Position = field(default_factory=Position)
@@ -67,6 +70,15 @@ class Document:
     error: str | None = None
     size: int = 0
     content_type: str | None = None
+
+    def __reduce__(self) -> tuple[type[Document], tuple[Any, ...]]:
+        return Document, _DOCUMENT_FIELDS(self)
+
+
+# Each class's fields in order, read at once: what a document is pickled as (a batch sends every document to a
+# worker, and a slots dataclass's own __getstate__ costs a Python call and a dict more per document).
+_POSITION_FIELDS = attrgetter(*(item.name for item in fields(Position)))
+_DOCUMENT_FIELDS = attrgetter(*(item.name for item in fields(Document)))
 
 
 def failure(name: str, message: str, position: Position | None = None) -> Document:

@@ -8,7 +8,6 @@ import zlib
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ..html.places import read_refresh
 from .document import HeaderLink
 
 try:  # Content-Encoding "br" (RFC 7932), where a library is at hand
@@ -176,7 +175,9 @@ def header_links(envelope: Envelope) -> tuple[HeaderLink, ...]:
                 raw = value[a:b].strip()
                 if raw:
                     found.append(HeaderLink("http link", raw, (start + a, start + b)))
-        elif name == "refresh":
+        elif name == "refresh":  # read as <meta http-equiv=refresh> is; linkkit.html loaded only for one
+            from ..html.places import read_refresh
+
             for a, b, raw, _ in read_refresh(value):
                 found.append(HeaderLink("http refresh", raw, (start + a, start + b)))
     return tuple(found)

@@ -14,9 +14,9 @@ if TYPE_CHECKING:
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..io import HTML_SUFFIXES, STDIN, Input, looks_like_html
+from ..io import HTML_SUFFIXES, STDIN, starts_as_html
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
-from .compressed import CORRUPT, compression, decompressed, open_input, peek_decompressed
+from .compressed import CORRUPT, compression, decompressed, peek_decompressed
 from .document import HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, walk
 from .warc import documents as warc_documents
@@ -61,12 +61,9 @@ def kind_of(name: str, head: bytes) -> str:
     suffix = content_suffix(name)
     if suffix in MAIL_SUFFIXES or (suffix not in NOT_MAIL_SUFFIXES and looks_like_mail(head)):
         return MAIL
-    if suffix in HTML_SUFFIXES or looks_like_html(_UNNAMED, head):
+    if suffix in HTML_SUFFIXES or starts_as_html(head):
         return HTML
     return TEXT
-
-
-_UNNAMED = Input("", None)  # looks_like_html by content alone
 
 
 def documents(
@@ -88,36 +85,64 @@ def documents(
 
 
 def _file_documents(name: str, counts: Counts, encoding: str | None) -> Iterator[Document]:
-    if name != STDIN and os.path.isdir(name):
-        if not is_maildir(name):
-            raise InputError(name, "Is a directory")
-        for message in messages(name):
-            yield Document(message.path or name, MAIL, message.data, position=Position(message=message.index),
-                           size=len(message.data))
+    """The documents of the input *name*, told by its content: the file is opened once, and its first bytes read
+    once, for every question asked of them."""
+    if name == STDIN:
+        yield from _stdin_documents(counts, encoding)
         return
-    label = "<stdin>" if name == STDIN else name
-    if name != STDIN:
-        with open(name, "rb") as raw:
-            start = raw.read(BINARY_SNIFF)
-        compressed = compression(start)
-        if compressed in ("gzip", None) and is_warc(peek_decompressed(start, compressed) if compressed else start):
+    raw = _opened(name)
+    if raw is None:
+        yield from _maildir_documents(name)
+        return
+    with raw:
+        head = raw.read(BINARY_SNIFF)
+        compressed = compression(head)
+        if compressed in ("gzip", None) and is_warc(peek_decompressed(head, compressed) if compressed else head):
             # FastWARC reads gzip members itself, so each record's offset is its offset in the stored file, and a
             # truncated last member does not hide the records before it
-            with open(name, "rb") as raw:
-                yield from warc_documents(raw, label, path=name)
+            raw.seek(0)
+            yield from warc_documents(raw, name, path=name)
             return
+        if compressed is None:
+            yield from _head_documents(name, name, head, raw, counts, encoding, os.fstat(raw.fileno()).st_size)
+            return
+        raw.seek(0)
+        try:
+            stream = decompressed(raw)
+        except CORRUPT as error:
+            raise InputError(name, f"cannot decompress: {error}") from None
+        with stream:
+            yield from _stream_documents(name, name, stream, counts, encoding)
+
+
+def _opened(name: str) -> IO[bytes] | None:
+    """The file *name* opened for reading, or None for a folder (told by opening it: no stat first)."""
     try:
-        stream = decompressed(cast(IO[bytes], _Unclosed(sys.stdin.buffer))) if name == STDIN else open_input(name)
+        return open(name, "rb")
+    except IsADirectoryError:
+        return None
+
+
+def _maildir_documents(name: str) -> Iterator[Document]:
+    if not is_maildir(name):
+        raise InputError(name, "Is a directory")
+    for message in messages(name):
+        yield Document(message.path or name, MAIL, message.data, position=Position(message=message.index),
+                       size=len(message.data))
+
+
+def _stdin_documents(counts: Counts, encoding: str | None) -> Iterator[Document]:
+    try:
+        stream = decompressed(cast(IO[bytes], _Unclosed(sys.stdin.buffer)))
     except CORRUPT as error:
-        raise InputError(label, f"cannot decompress: {error}") from None
-    try:
-        yield from _stream_documents(name, label, stream, counts, encoding)
-    finally:
-        stream.close()
+        raise InputError("<stdin>", f"cannot decompress: {error}") from None
+    with stream:
+        yield from _stream_documents(STDIN, "<stdin>", stream, counts, encoding)
 
 
 def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
                       encoding: str | None) -> Iterator[Document]:
+    """The documents of a decompressed file or of standard input, read from *stream*."""
     try:
         head = stream.read(BINARY_SNIFF)
     except CORRUPT as error:
@@ -125,6 +150,13 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
     if is_warc(head):
         yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label)
         return
+    yield from _head_documents(name, label, head, stream, counts, encoding, None)
+
+
+def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes], counts: Counts, encoding: str | None,
+                    size: int | None) -> Iterator[Document]:
+    """The documents of an input that is no web archive, whose first bytes *head* were read from *stream*; *size*
+    is the file's when *stream* reads it as stored (else the rest is read here, or by the worker from *name*)."""
     if is_binary(head) and encoding is None:
         counts.binary += 1
         counts.skipped.append(label)
@@ -145,8 +177,7 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
         rest = stream.read()
         yield Document(label, kind, head + rest, size=len(head) + len(rest))
         return
-    size = os.path.getsize(name)
-    yield Document(label, kind, None, path=name, size=size)
+    yield Document(label, kind, None, path=name, size=os.path.getsize(name) if size is None else size)
 
 
 class _Rejoined(io.RawIOBase):

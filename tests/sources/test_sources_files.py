@@ -9,6 +9,7 @@ import io
 import json
 import lzma
 import os
+import pickle
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 import zstandard
 
 from linkkit import cli
-from linkkit.sources import Counts, WalkOptions, documents, names_from
+from linkkit.sources import Counts, Document, HeaderLink, Position, WalkOptions, documents, names_from
 from linkkit.sources.compressed import compression, open_input
 from linkkit.sources.files import is_binary
 
@@ -193,3 +194,16 @@ def test_zstandard_reads_every_frame_and_a_truncated_frame_is_an_error_after_the
     out, err = capsys.readouterr()
     assert 0 < len(out.splitlines()) < 20000  # the links before the cut are kept
     assert "cut.zst" in err and "ended inside a frame" in err
+
+
+def test_a_document_and_its_position_travel_to_a_worker_whole() -> None:
+    document = Document("a.warc", "html", b"<a href=x>", path="a.warc", base="http://e.example/", charset="utf-8",
+                        position=Position(offset=3, message=None, record_id="<urn:x>", target_uri="http://e.example/"),
+                        header_links=(HeaderLink("http link", "/x", (1, 3)),), error=None, size=10,
+                        content_type="text/html")
+    assert pickle.loads(pickle.dumps(document)) == document
+
+
+def test_a_folder_named_without_r_is_a_maildir_or_an_error(tmp_path: Path) -> None:
+    found = list(documents([str(tmp_path)], WalkOptions(), Counts()))
+    assert [(document.kind, document.error) for document in found] == [("error", "Is a directory")]

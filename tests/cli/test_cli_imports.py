@@ -1,0 +1,60 @@
+"""A run loads only the rooms it uses (the face and linkkit.mail load their names on first use): a text file's
+extract loads no HTML, mail finder, security or rewriting, and the lazily loaded names are the functions."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import linkkit
+
+PACKAGE_ROOT = str(Path(linkkit.__file__).resolve().parent.parent)
+NEVER_FOR_EXTRACT = {"linkkit.batch.rewrite", "linkkit.mail.links", "linkkit.mail.rewrite", "linkkit.security",
+                     "multiprocessing"}
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running *code*."""
+    script = f"{code}\nimport sys\nprint(' '.join(sys.modules))"
+    environment = {**os.environ, "PYTHONPATH": PACKAGE_ROOT}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment,
+                          check=True)
+    return set(done.stdout.split())
+
+
+def _extract(path: Path) -> str:
+    argv = ["extract", "-q", "-j", "1", "-o", f"{path}.out", str(path)]
+    return f"from linkkit.cli import main\nmain({argv!r})"
+
+
+def test_extracting_a_text_file_loads_no_html_mail_finder_security_or_rewriting(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("see http://a.example/x\n")
+    loaded = _modules_after(_extract(text))
+    assert "linkkit.text.scan" in loaded
+    assert not loaded & (NEVER_FOR_EXTRACT | {"linkkit.html"})
+
+
+def test_extracting_an_html_file_loads_html_and_not_the_others(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text('<a href="x.html">x</a>')
+    loaded = _modules_after(_extract(page))
+    assert "linkkit.html" in loaded
+    assert not loaded & NEVER_FOR_EXTRACT
+
+
+@pytest.mark.parametrize("first", ["import linkkit.mail.rewrite", "import linkkit.mail.links", "pass"])
+def test_mail_links_and_rewrite_are_the_functions_whatever_was_imported_first(first: str) -> None:
+    code = f"{first}\nfrom linkkit import mail\nassert callable(mail.links) and callable(mail.rewrite), mail.links"
+    _modules_after(code)
+
+
+def test_the_face_gives_its_names_and_rooms_on_first_use() -> None:
+    code = ("import linkkit\nassert linkkit.parse('http://a/b').host == 'a'\nassert linkkit.html.links(b'<a href=x>')\n"
+            "assert linkkit.uri.resolve is linkkit.resolve\nfrom linkkit import finditer, flags\n"
+            "assert callable(finditer) and callable(flags)")
+    _modules_after(code)
