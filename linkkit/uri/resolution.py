@@ -192,10 +192,14 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
             # T.query = R.query. The base is not consulted, so it need not be absolute here.
             if "/." in path or path[:1] == ".":
                 path = remove_dot_segments(path)
+            elif type(reference) is str:
+                return reference  # 5.3 recomposes a split string as it was
             return recompose(r_scheme, authority, path, query, fragment)
     # 5.2.1: the base fragment is unused
     if type(base) is str:
         b_scheme, b_authority, b_path, b_query, _ = _match_appendix_b(base).groups()  # type: ignore[union-attr]
+    elif type(base) is Base:
+        b_scheme, b_authority, b_path, b_query, _ = base.components
     else:
         b_scheme, b_authority, b_path, b_query, _ = _base_components(base)
     if b_scheme is None:
