@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from .model import URIReference, recompose, split, split_authority
+from .model import URIReference, _match_appendix_b, recompose, split_authority
 from .percent import normalize_percent_encoding
 from .resolution import remove_dot_segments
 from .schemes import SCHEMES
@@ -74,8 +74,8 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
     """
     if level != "scheme" and level != "syntax":
         raise ValueError(f"normalize(): level must be 'syntax' or 'scheme', not {level!r}")
-    if isinstance(uri, str):
-        scheme, authority, path, query, fragment = split(uri)
+    if isinstance(uri, str):  # split by RFC 3986 appendix B, whose expression matches every string
+        scheme, authority, path, query, fragment = _match_appendix_b(uri).groups()  # type: ignore[union-attr]
     elif isinstance(uri, URIReference):
         scheme, authority, path, query, fragment = uri
     else:
