@@ -81,7 +81,7 @@ def text_codec(source: Input, label: str) -> str:
     ``base64``) is an error of *source*."""
     try:
         name = codecs.lookup(label).name
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a label holding a NUL or an undecodable byte (PEP 383)
         raise InputError(source.label, f"unknown encoding {label!r}") from None
     try:
         "".encode(name)  # refuses bytes-to-bytes and str-to-str codecs (bytes.decode skips that check on b"")

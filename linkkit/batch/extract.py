@@ -7,7 +7,6 @@ order.
 
 from __future__ import annotations
 
-import codecs
 import contextlib
 import io
 import os
@@ -16,7 +15,9 @@ from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InputError, ResolutionError
-from ..io import CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_encoding
+from ..io import (
+    CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding,
+)
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
@@ -162,15 +163,18 @@ def _header_rows(document: Document) -> Group:
 
 
 def _usable_charset(label: str | None) -> str | None:
-    """A declared charset Python knows as a text encoding, else None (the declaration is then ignored)."""
+    """A declared charset Python knows as a text encoding (:func:`linkkit.io.text_codec`), else None: the
+    declaration is then ignored."""
     if not label:
         return None
     try:
-        codecs.lookup(label).name.encode()
-        "".encode(label)
-    except (LookupError, UnicodeError, ValueError):
+        text_codec(_DECLARED, label)
+    except InputError:
         return None
     return label
+
+
+_DECLARED = Input("", None)  # what text_codec names in an error _usable_charset does not show
 
 
 def _html_rows(document: Document, data: bytes, options: ExtractOptions, places: bool) -> Group:

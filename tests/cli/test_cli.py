@@ -458,6 +458,15 @@ def test_an_encoding_that_is_no_text_encoding_is_an_error_of_each_input(
 
 
 @pytest.mark.parametrize("command", ["extract", "rewrite"])
+def test_an_encoding_name_holding_an_undecodable_byte_is_an_unknown_encoding_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    first = write(tmp_path, "a.txt", "x http://example.org/ y\n")
+    assert cli.main([command, "--encoding", "utf-8\udcff", str(first)]) == 1  # argv bytes not UTF-8 (PEP 383)
+    assert capsys.readouterr().err.startswith(f"linkkit: error: {first}: unknown encoding ")
+
+
+@pytest.mark.parametrize("command", ["extract", "rewrite"])
 def test_bytes_the_encoding_cannot_even_keep_are_an_error_naming_their_offset_and_the_batch_goes_on(
     tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], command: str
 ) -> None:
