@@ -164,13 +164,22 @@ class Reference:
         ))
 
     def rebased(self, base: int) -> Reference:
-        """The same reference *base* characters further on, holding only its own delimited text (streams)."""
-        string, start, end, outer_start, outer_end, delimiter, kind, uri, _ = self._fields
-        offset = self.offset
-        return Reference(
-            string[outer_start - offset : outer_end - offset], base + outer_start, base + start, base + end,
-            base + outer_start, base + outer_end, uri, delimiter, kind, self.alternatives, self.truncated,
-        )
+        """The same reference *base* characters further on, holding only its own delimited text (streams).
+
+        Built as the scanner builds references (:data:`_NEW`, :data:`_SET_FIELDS`): a stream rebases every reference
+        it yields, and a Python ``__init__`` frame was a third of what streaming added per reference."""
+        string, start, end, outer_start, outer_end, delimiter, kind, uri, rare = self._fields
+        offset = 0
+        alternatives: tuple[str, ...] = ()
+        truncated = False
+        if rare is not None:
+            offset, alternatives, truncated = rare
+        reference = _NEW(Reference)
+        _SET_FIELDS(reference, (
+            string[outer_start - offset : outer_end - offset], base + start, base + end, base + outer_start,
+            base + outer_end, delimiter, kind, uri, (base + outer_start, alternatives, truncated),
+        ))
+        return reference
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the reference's own characters, without its delimiters (like ``re.Match.span``)."""

@@ -736,12 +736,14 @@ def _reference(text: str, extent: _Extent, uri: str, kind: Kind, alternatives: t
 
 
 def _scan(
-    text: str, pos: int, floor: int, options: ScanOptions, *, final: bool
+    text: str, pos: int, floor: int, options: ScanOptions, *, final: bool, base: int | None = None
 ) -> Generator[Reference, None, tuple[int, int]]:
     """Yield the references of *text* from *pos* on; no reference starts before *floor*.
 
     With ``final=False`` (a stream that has more to come) the scan stops before the first trigger whose decision
-    would look past the text read so far, and returns where to resume: ``(pos, floor)``.
+    would look past the text read so far, and returns where to resume: ``(pos, floor)``.  With a *base* (a stream's
+    offset of *text*) each reference is yielded :meth:`Reference.rebased`, so that a stream delegates to the scan
+    with ``yield from`` instead of resuming a loop of its own per reference.
     """
     size = len(text)
     stop = size if final else size - _MARGIN
@@ -779,8 +781,8 @@ def _scan(
         if found is None:
             pos = at + 1
         else:
-            yield found
             pos = floor = found._fields[2]  # its end
+            yield found if base is None else found.rebased(base)
         if colon < pos:
             trigger = search_scheme(text, pos)
             colon = size + 1 if trigger is None else trigger.start()
