@@ -11,12 +11,16 @@ takes one built before (its ``html/`` and ``text/`` folders). Then, in one run:
    ``wget --recursive --warc-file`` (wget is installed with apt-get when missing); the server is stopped by its pid.
 2. linkkit (``linkkit extract --format jsonl -j 1``) and the warcio + lxml script (``ArchiveIterator``, ``response``
    records with an HTML Content-Type, ``lxml.html`` ``iterlinks`` and ``urljoin`` against ``WARC-Target-URI``) read
-   that archive, each in a process of its own, wall time best of ``--repeat``: records/s, MB/s, the ratio, and the
-   links each finds that the other misses, classified (by where linkkit found them, by the element and attribute
+   that archive, each in a process of its own, in ``--repeat`` interleaved rounds: wall time (best) and CPU time
+   (median; what counts on a shared machine), records/s, MB/s, both ratios, and the links each finds that the other
+   misses, classified (by where linkkit found them, by the element and attribute
    lxml reports, or "resolved differently" when both read the same reference and made different URIs of it).
 3. FastWARC against warcio: every record of the archive read with its content (in this process, best of N).
-4. ``linkkit extract -r CORPUS/text`` with ``--jobs 1`` and ``--jobs 2``: wall time, speed-up, same bytes.
-5. Peak memory (maximum resident set) of each linkkit process, from ``wait4``.
+4. ``linkkit extract -r CORPUS/text`` with ``--jobs 1`` and ``--jobs 2``: wall time, speed-up, same bytes; the CPU
+   time of the main process and of its workers apart, the main process's cost per file, and the speed-up two free
+   cores allow at most with that split.
+5. 1,000 tiny files: the CPU time each file adds (1,000 files against 1), against a bare Python open + read loop.
+6. Peak memory (maximum resident set) of each linkkit process, from ``wait4``.
 
 Only loopback is used. Nothing is written outside ``--work`` (default: a new temporary folder).
 """
@@ -30,11 +34,13 @@ import json
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -62,9 +68,9 @@ with open(sys.argv[1], "rb") as stream, open(sys.argv[2], "w", encoding="utf-8",
 '''
 
 
-def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, int, float]:
-    """Run *argv*; its wall time, exit status, peak resident memory in KiB (of the process itself) and CPU seconds
-    (its own and its reaped children's: a pool's workers)."""
+def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, int, float, str]:
+    """Run *argv*; its wall time, exit status, peak resident memory in KiB (of the process itself), CPU seconds
+    (its own and its reaped children's: a pool's workers) and what it wrote to standard error."""
     start = time.perf_counter()
     process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
     assert process.stderr is not None
@@ -74,19 +80,45 @@ def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[fl
     elapsed = time.perf_counter() - start
     if process.returncode not in (0, 1):
         sys.exit(f"bench_batch: {' '.join(argv)} failed ({process.returncode}):\n{error.decode(errors='replace')}")
-    return elapsed, process.returncode, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
+    return elapsed, process.returncode, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, error.decode(errors="replace")
 
 
-def best(repeat: int, argv: list[str]) -> tuple[float, int]:
-    """The best wall time of *repeat* runs of *argv*, and the largest peak memory seen."""
-    seconds, memory, _ = best_with_cpu(repeat, argv)
-    return seconds, memory
+class Timing(NamedTuple):
+    """Runs of one command: the best wall time, the largest peak memory (KiB), the median CPU time, and the median of
+    what the command printed as ``SPLIT main workers`` (the CPU of a linkkit process and of its workers apart)."""
+
+    wall: float
+    memory: int
+    cpu: float
+    split: tuple[float, float] | None
 
 
-def best_with_cpu(repeat: int, argv: list[str]) -> tuple[float, int, float]:
-    """The best wall time of *repeat* runs of *argv*, the largest peak memory, and the least CPU time."""
-    runs = [run(argv) for _ in range(repeat)]
-    return min(r[0] for r in runs), max(r[2] for r in runs), min(r[3] for r in runs)
+def interleaved(repeat: int, commands: dict[str, list[str]]) -> dict[str, Timing]:
+    """*repeat* rounds, each running every command once in turn: what a shared machine does to one round it does
+    to all of them."""
+    runs: dict[str, list[tuple[float, int, int, float, str]]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, argv in commands.items():
+            runs[name].append(run(argv))
+    timings = {}
+    for name, done in runs.items():
+        splits = [line.split()[1:3] for r in done for line in r[4].splitlines() if line.startswith("SPLIT ")]
+        split = None
+        if splits:
+            split = (statistics.median(float(s[0]) for s in splits), statistics.median(float(s[1]) for s in splits))
+        timings[name] = Timing(min(r[0] for r in done), max(r[2] for r in done), statistics.median(r[3] for r in done),
+                               split)
+    return timings
+
+
+# linkkit's command line in this process, then the CPU time of this process and of the workers it reaped, apart.
+SPLIT = """import resource, sys
+from linkkit.cli import main
+status = main(sys.argv[1:])
+own, workers = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print("SPLIT", own.ru_utime + own.ru_stime, workers.ru_utime + workers.ru_stime, file=sys.stderr)
+sys.exit(status)
+"""
 
 
 def free_port() -> int:
@@ -224,23 +256,38 @@ def compare(linkkit_jsonl: Path, script_tsv: Path) -> None:
 
 
 def text_jobs(corpus: Path, work: Path, repeat: int) -> None:
-    outputs = {}
-    for jobs in ("1", "2"):
-        out = work / f"text-j{jobs}.txt"
-        argv = [sys.executable, "-m", "linkkit", "extract", "-r", "-q", "-j", jobs, "-o", str(out), str(corpus)]
-        seconds, memory, cpu = best_with_cpu(repeat, argv)
-        outputs[jobs] = (seconds, memory, hashlib.sha256(out.read_bytes()).hexdigest(), out.stat().st_size, cpu)
+    outputs = {jobs: work / f"text-j{jobs}.txt" for jobs in ("1", "2")}
+    timings = interleaved(repeat, {
+        jobs: [sys.executable, "-c", SPLIT, "extract", "-r", "-q", "-j", jobs, "-o", str(out), str(corpus)]
+        for jobs, out in outputs.items()
+    })
     size = sum(path.stat().st_size for path in corpus.rglob("*") if path.is_file())
     files = sum(1 for path in corpus.rglob("*") if path.is_file())
-    print(f"\n-- linkkit extract -r over {corpus.name}/ ({files} files, {size / 1e6:.1f} MB)")
-    for jobs, (seconds, memory, digest, length, cpu) in outputs.items():
-        print(f"  --jobs {jobs}: {seconds:.2f} s wall, {cpu:.2f} s CPU (all processes; {cpu / seconds:.2f} cores "
-              f"used), {size / 1e6 / seconds:.1f} MB/s, peak {memory / 1024:.0f} MiB (main process), output {length} "
-              f"bytes sha256 {digest[:12]}")
-    one, two = outputs["1"], outputs["2"]
-    print(f"  speed-up --jobs 2 / --jobs 1: {one[0] / two[0]:.2f}x wall (target 1.8x); CPU cost of the pool "
-          f"{two[4] / one[4]:.2f}x, so with two free cores {2 * one[4] / two[4]:.2f}x at most; identical bytes: "
-          f"{one[2] == two[2]}")
+    empty = work / "empty.txt"
+    empty.write_bytes(b"")
+    startup = interleaved(repeat, {"start": [sys.executable, "-c", SPLIT, "extract", "-q", "-j", "1", "-o",
+                                             str(work / "empty-out.txt"), str(empty)]})["start"]
+    digests = {jobs: hashlib.sha256(out.read_bytes()).hexdigest() for jobs, out in outputs.items()}
+    print(f"\n-- linkkit extract -r over {corpus.name}/ ({files} files, {size / 1e6:.1f} MB), {repeat} interleaved "
+          "rounds")
+    for jobs, timing in timings.items():
+        print(f"  --jobs {jobs}: {timing.wall:.2f} s wall, {timing.cpu:.2f} s CPU (all processes; "
+              f"{timing.cpu / timing.wall:.2f} cores used), {size / 1e6 / timing.wall:.1f} MB/s, peak "
+              f"{timing.memory / 1024:.0f} MiB (main process), output {outputs[jobs].stat().st_size} bytes sha256 "
+              f"{digests[jobs][:12]}")
+    one, two = timings["1"], timings["2"]
+    assert two.split is not None
+    main_cpu, workers_cpu = two.split
+    after_start = main_cpu - startup.cpu  # the main process's work once started: sources, pool, output
+    per_file = after_start / files * 1e6
+    # Two free cores: the start-up runs alone (the workers are forked after it), then the main process's work and
+    # the workers' share the two cores.
+    bound = one.cpu / (startup.cpu + max(after_start, (after_start + workers_cpu) / 2))
+    print(f"  --jobs 2 CPU: main process {main_cpu:.3f} s (start-up {startup.cpu:.3f} s, then {per_file:.0f} us per "
+          f"file), workers {workers_cpu:.3f} s; with two free cores at most {bound:.2f}x --jobs 1 (its CPU "
+          f"{one.cpu:.3f} s over the start-up plus the larger of the main process's work and half of all work)")
+    print(f"  speed-up --jobs 2 / --jobs 1: {one.wall / two.wall:.2f}x wall (target 1.8x; other jobs on the machine "
+          f"take cores from --jobs 2); identical bytes: {digests['1'] == digests['2']}")
 
 
 def tiny_files(work: Path, repeat: int) -> None:
@@ -249,14 +296,26 @@ def tiny_files(work: Path, repeat: int) -> None:
     for index in range(1000):
         (folder / f"f{index}.txt").write_text(f"file {index} see http://example.com/{index} and www.x.org/{index}.\n")
     names = sorted(str(path) for path in folder.iterdir())
-    seconds, _ = best(repeat, [sys.executable, "-m", "linkkit", "extract", "-j", "1", *names])
-    startup, _ = best(repeat, [sys.executable, "-m", "linkkit", "--version"])
-    print(f"\n-- 1,000 tiny files: linkkit extract -j 1 {seconds:.3f} s (of which start-up, "
-          f"'linkkit --version', {startup:.3f} s)")
+    bare = "import sys\nfor name in sys.argv[1:]:\n    with open(name, 'rb') as file:\n        file.read()\n"
+    commands = {
+        "linkkit 1000": [sys.executable, "-m", "linkkit", "extract", "-j", "1", *names],
+        "linkkit 1": [sys.executable, "-m", "linkkit", "extract", "-j", "1", names[0]],
+        "open+read 1000": [sys.executable, "-c", bare, *names],
+        "open+read 1": [sys.executable, "-c", bare, names[0]],
+        "version": [sys.executable, "-m", "linkkit", "--version"],
+    }
     ripgrep = shutil.which("rg")
     if ripgrep:
-        rg_seconds, _ = best(repeat, [ripgrep, "-o", "https?://[^ ]+", *names])
-        print(f"   ripgrep -o: {rg_seconds:.3f} s")
+        commands["ripgrep"] = [ripgrep, "-o", "https?://[^ ]+", *names]
+    t = interleaved(repeat, commands)
+    ours = (t["linkkit 1000"].cpu - t["linkkit 1"].cpu) / 999 * 1e6
+    theirs = (t["open+read 1000"].cpu - t["open+read 1"].cpu) / 999 * 1e6
+    print(f"\n-- 1,000 tiny files, CPU medians of {repeat} interleaved rounds: linkkit extract -j 1 "
+          f"{t['linkkit 1000'].cpu:.3f} s, one file {t['linkkit 1'].cpu:.3f} s, 'linkkit --version' "
+          f"{t['version'].cpu:.3f} s, python -c pass-like start {t['open+read 1'].cpu:.3f} s")
+    print(f"   each extra file: linkkit {ours:.0f} us, a bare Python open + read {theirs:.0f} us")
+    if ripgrep:
+        print(f"   ripgrep -o: {t['ripgrep'].cpu:.3f} s")
 
 
 def main() -> None:
@@ -286,19 +345,23 @@ def main() -> None:
           f"{records} records, {html_records} HTML responses, {size / 1e6:.1f} MB gzip per record")
 
     ours = work / "linkkit.jsonl"
-    linkkit_argv = [sys.executable, "-m", "linkkit", "extract", "--format", "jsonl", "-j", "1", "-q", "-o", str(ours),
-                    str(archive)]
-    linkkit_seconds, linkkit_memory = best(args.repeat, linkkit_argv)
     script = work / "user_script.py"
     script.write_text(USER_SCRIPT)
     theirs = work / "user_script.tsv"
-    script_seconds, script_memory = best(args.repeat, [sys.executable, str(script), str(archive), str(theirs)])
-    print(f"\n-- one core, the whole archive, wall time best of {args.repeat} (process start included)")
-    for name, seconds, memory in (("linkkit -j 1", linkkit_seconds, linkkit_memory),
-                                  ("warcio+lxml script", script_seconds, script_memory)):
-        print(f"  {name:20} {seconds:7.2f} s  {html_records / seconds:8.0f} HTML records/s  "
-              f"{records / seconds:8.0f} records/s  {size / 1e6 / seconds:6.1f} MB/s  peak {memory / 1024:.0f} MiB")
-    print(f"  linkkit / script speed: {script_seconds / linkkit_seconds:.2f}x (target 3x)")
+    timings = interleaved(args.repeat, {
+        "linkkit -j 1": [sys.executable, "-m", "linkkit", "extract", "--format", "jsonl", "-j", "1", "-q", "-o",
+                         str(ours), str(archive)],
+        "warcio+lxml script": [sys.executable, str(script), str(archive), str(theirs)],
+    })
+    print(f"\n-- one core, the whole archive, {args.repeat} interleaved rounds: wall time best, CPU time median "
+          "(process start included)")
+    for name, timing in timings.items():
+        print(f"  {name:20} {timing.wall:7.2f} s wall {timing.cpu:7.2f} s CPU  {html_records / timing.cpu:8.0f} HTML "
+              f"records/s  {records / timing.cpu:8.0f} records/s  {size / 1e6 / timing.cpu:6.1f} MB/s (CPU)  peak "
+              f"{timing.memory / 1024:.0f} MiB")
+    linkkit, user = timings["linkkit -j 1"], timings["warcio+lxml script"]
+    print(f"  linkkit / script speed: {user.wall / linkkit.wall:.2f}x wall, {user.cpu / linkkit.cpu:.2f}x CPU "
+          "(target 3x)")
     compare(ours, theirs)
 
     times = read_speed(archive, args.repeat)
