@@ -8,9 +8,13 @@ import itertools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from ..sources.document import Document
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
 
 Result = TypeVar("Result")
 ChunkFunction = Callable[[list[Document]], list[Result]]
@@ -66,14 +70,106 @@ def run_local(function: ChunkFunction[Result], documents: Iterable[Document], *,
         for chunk in itertools.chain(first, pending):
             yield from function(chunk)
         return
-    import multiprocessing  # loaded only for a pool
+    yield from _pooled(function, itertools.chain(first, pending), jobs=jobs, window=IN_FLIGHT * jobs)
+
+
+class _Worker(NamedTuple):
+    """A worker process and the main process's end of the pipe it takes chunks from and sends results to."""
+
+    process: BaseProcess
+    connection: Connection
+
+
+def _serve(connection: Connection, function: ChunkFunction[Any]) -> None:
+    """A worker's life: a chunk in, its results (or the exception it raised) out, until None comes."""
+    while (chunk := connection.recv()) is not None:
+        try:
+            reply: tuple[bool, Any] = (True, function(chunk))
+        except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the main process stops the run
+            return
+        except BaseException as error:  # sent to the main process, which raises it there
+            reply = (False, error)
+        connection.send(reply)
+
+
+def _pooled(function: ChunkFunction[Result], pending: Iterator[list[Document]], *, jobs: int, window: int,
+            ) -> Iterator[Result]:
+    """*function* over *pending* chunks in *jobs* worker processes, results in input order, at most *window*
+    chunks read and not yet yielded. One chunk per worker at a time, sent as the worker asks for work, the next
+    ones read ahead meanwhile; the main process waits on the pipes itself, with no thread of its own: a
+    ``multiprocessing.Pool``'s task and result threads cost the main process about 20 us per file."""
+    import multiprocessing
+    from multiprocessing.connection import wait
 
     # fork where there is one: the workers start at once and inherit the loaded modules
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with context.Pool(jobs) as pool:
-        yield from _ordered(lambda chunk: pool.apply_async(function, (chunk,)), lambda future: future.get(),
-                            itertools.chain(first, pending), IN_FLIGHT * jobs)
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    workers = []
+    for _ in range(jobs):
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_serve, args=(theirs, function), daemon=True)
+        process.start()
+        theirs.close()
+        workers.append(_Worker(process, ours))
+    idle = [worker.connection for worker in workers]
+    busy: dict[Connection, int] = {}  # a worker's pipe -> the index of the chunk it works on
+    ready: deque[tuple[int, list[Document]]] = deque()
+    done: dict[int, tuple[bool, Any]] = {}  # a chunk's index -> its results, or (False, what it raised)
+    read = yielded = 0
+    exhausted = finished = False
+    try:
+        while True:
+            # read ahead, so that a worker that finishes gets its next chunk at once
+            while not exhausted and len(ready) < jobs + len(idle) and read - yielded < window:
+                chunk = next(pending, None)
+                exhausted = chunk is None
+                if chunk is not None:
+                    ready.append((read, chunk))
+                    read += 1
+            _dispatch(idle, ready, busy)
+            while yielded in done:  # in input order: what a chunk raised comes after the results before it
+                ok, value = done.pop(yielded)
+                if not ok:
+                    raise value
+                yield from value
+                yielded += 1
+            if not busy:
+                if exhausted and yielded == read:
+                    break
+                if not idle:
+                    raise ChildProcessError("every worker process ended")
+                continue  # the window emptied: read on
+            for connection in cast("list[Connection]", wait(list(busy))):
+                index = busy.pop(connection)
+                try:
+                    done[index] = connection.recv()
+                except EOFError:  # the worker is gone (killed): no more work for it
+                    done[index] = (False, ChildProcessError("a worker process ended without returning its results"))
+                    continue
+                idle.append(connection)
+            _dispatch(idle, ready, busy)
+        finished = True
+    finally:
+        _stop(workers, finished)
+
+
+def _dispatch(idle: list[Connection], ready: deque[tuple[int, list[Document]]], busy: dict[Connection, int]) -> None:
+    """Send the chunks read ahead to the workers waiting for work."""
+    while idle and ready:
+        connection = idle.pop()
+        busy[connection], chunk = ready.popleft()
+        connection.send(chunk)
+
+
+def _stop(workers: list[_Worker], finished: bool) -> None:
+    """End the workers: asked to, when the run finished (they are waiting for work), else at once."""
+    for worker in workers:
+        if finished:
+            worker.connection.send(None)
+        else:
+            worker.process.terminate()
+        worker.connection.close()
+    for worker in workers:
+        worker.process.join()
 
 
 def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, scheduler: str | None, jobs: int,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from warc_builder import per_record_gzip, response
@@ -89,3 +91,37 @@ def test_memory_is_bounded_by_the_chunks_in_flight_not_by_the_input(monkeypatch:
     # the first result arrives while the source has been read only as far as the window of chunks in flight
     assert len(pulled) <= drivers.IN_FLIGHT * 2 + 2
     assert len(list(results)) == 99
+
+
+def _fail_on_d7(documents: list[Document]) -> list[str]:
+    if any(document.name == "d7" for document in documents):
+        raise ValueError("d7 cannot be read")
+    return [document.name for document in documents]
+
+
+def _die_on_d7(documents: list[Document]) -> list[str]:
+    if any(document.name == "d7" for document in documents):
+        os._exit(3)  # a worker killed (out of memory, a signal) returns nothing
+    return [document.name for document in documents]
+
+
+@pytest.mark.parametrize(("function", "error"), [(_fail_on_d7, ValueError), (_die_on_d7, ChildProcessError)])
+def test_a_worker_that_raises_or_dies_stops_the_run_with_an_error_after_the_results_before_it(
+    monkeypatch: pytest.MonkeyPatch, function: Any, error: type[Exception]
+) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+    documents = [Document(f"d{index}", "text", b"") for index in range(20)]
+    results = run_local(function, documents, jobs=2)
+    assert [next(results) for _ in range(7)] == [f"d{index}" for index in range(7)]
+    with pytest.raises(error):
+        next(results)
+
+
+def test_a_run_stopped_early_ends_its_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+    results = run_local(_pid_chunk, [Document(f"d{index}", "text", b"") for index in range(50)], jobs=2)
+    workers = {pid for _, pid in itertools.islice(results, 3)}
+    results.close()  # the reader went away (a closed pipe): the workers are not left behind
+    for pid in workers:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped already: no such child
