@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import codecs
+import io
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar
 
 from ..uri.percent import percent_encode
 from ..uri.resolution import Base
@@ -215,26 +216,41 @@ def rewrite(
     links too (see :func:`links`); a new value there is written as text (``&``, ``<``, ``>`` escaped).
     """
     resolved = _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails))
-    return _rewritten(document, resolved, [repl(link) for link in resolved.links()])
+    codec, edits = _edits(resolved, [repl(link) for link in resolved.links()])
+    del resolved  # the decoded text and the URLs found are not needed to write: not held while the output grows
+    return _apply(document, codec, edits)
 
 
 def absolutize(document: Document, base_url: str | None = None, *, encoding: str | None = None) -> Document:
     """*document* with every relative reference replaced by its absolute form (:func:`rewrite` with
     ``lambda link: link.uri``)."""
     resolved = _resolved(document, base_url, encoding)
-    return _rewritten(document, resolved, resolved.uris)
+    codec, edits = _edits(resolved, resolved.uris)
+    del resolved  # the decoded text and the URLs found are not needed to write: not held while the output grows
+    return _apply(document, codec, edits)
 
 
-def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Document:
-    """*document* with the URLs *resolved* found replaced by *news*, each escaped for its place."""
-    edits: list[tuple[int, int, str, str]] = []  # view start, view end, text, codec error handler
+Edit = tuple[int, int, str, str]  # start, end, the new text, the codec error handler that writes it
+
+
+def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]]:
+    """The document's codec (None for str) and the edits, in input offsets and in order, that replace the URLs
+    *resolved* found by *news*, each escaped for its place."""
+    edits: list[Edit] = []  # view offsets until the end
     # Changes in unquoted values, grouped by value: one that must be quoted is quoted as a whole.
     unquoted: dict[tuple[int, int], list[tuple[_Found, str]]] = {}
     for f, new in zip(resolved.found, news, strict=True):
         if new == f.raw:
             continue
-        new = _held(new, f.kind)
         quote = f.quote
+        # The common case, inlined: a URL in a double-quoted attribute, nothing in it to escape or encode.
+        if (
+            quote == '"' and f.kind == URL and new.isprintable() and "&" not in new and '"' not in new
+            and new[:1] != " " and new[-1:] != " "
+        ):
+            edits.append((f.span[0], f.span[1], new, "xmlcharrefreplace"))
+            continue
+        new = _held(new, f.kind)
         if f.kind == TEXT:  # text: "&" and "<" would start markup or a reference, ">" is escaped for symmetry
             text = new.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             edits.append((f.span[0], f.span[1], text, "xmlcharrefreplace"))
@@ -243,9 +259,9 @@ def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Docu
             edits.append((f.span[0], f.span[1], text, errors))
         else:
             unquoted.setdefault((f.start, f.end), []).append((f, new))
-    if not edits and not unquoted:
-        return document
     prepared = resolved.prepared
+    if not edits and not unquoted:
+        return prepared.codec, edits
     view = prepared.view
     for (start, end), items in unquoted.items():
         first, first_new = items[0]
@@ -272,27 +288,44 @@ def _rewritten(document: Document, resolved: _Resolved, news: list[str]) -> Docu
             edits.append((item.span[0], item.span[1], text, errors))
         if added:  # after the URL edits: an empty value's URL and both quotes share one position
             edits.append((end, end, added, "strict"))
-    edits.sort(key=lambda edit: (edit[0], edit[1]))
-    return _apply(document, prepared, edits)
-
-
-def _apply(document: Document, prepared: _Document, edits: list[tuple[int, int, str, str]]) -> Document:
-    """*document* with each (start, end) of the view replaced by its text, encoded in the document's encoding."""
+    if unquoted:  # the edits of the loop above are in document order, as the URLs found are; these are after them
+        edits.sort(key=_edit_order)
     if not prepared.one_to_one:
         where = prepared.offsets({p for start, end, _, _ in edits for p in (start, end)})
         edits = [(where[start], where[end], text, errors) for start, end, text, errors in edits]
-    pieces: list[Any] = []
+    return prepared.codec, edits
+
+
+def _edit_order(edit: Edit) -> tuple[int, int]:
+    return edit[0], edit[1]
+
+
+def _apply(document: Document, codec: str | None, edits: list[Edit]) -> Document:
+    """*document* with each (start, end) replaced by its text, encoded in *codec* (None: *document* is a str)."""
+    if not edits:
+        return document
+    if isinstance(document, str):
+        pieces = []
+        position = 0
+        for start, end, text, _ in edits:
+            pieces.append(document[position:start])
+            pieces.append(text)
+            position = end
+        pieces.append(document[position:])
+        return "".join(pieces)
+    assert codec is not None  # bytes always have one
+    # Bytes are written into one growing buffer from views of the input, not copies: the output is the only new
+    # document-sized buffer, and BytesIO hands it over without a copy.
+    source = memoryview(document)
+    output = io.BytesIO()
+    write = output.write
     position = 0
-    codec = prepared.codec
-    # The bytes between the edits are joined from views of the input, not copies: the output is the only new
-    # document-sized buffer.
-    source: Any = document if isinstance(document, str) else memoryview(document)
     for start, end, text, errors in edits:
-        pieces.append(source[position:start])
-        pieces.append(text if codec is None else _encoded(text, codec, errors))
+        write(source[position:start])
+        write(_encoded(text, codec, errors))
         position = end
-    pieces.append(source[position:])
-    return ("" if isinstance(document, str) else b"").join(pieces)
+    write(source[position:])
+    return output.getvalue()
 
 
 # The "error handler" of a value in CSS: a character the encoding lacks is written as a CSS escape. Done by

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from html.entities import html5 as NAMED_CHARACTER_REFERENCES
-from typing import NamedTuple, cast
+from sys import intern
+from typing import NamedTuple
 
 from .css import read_css
 from .decoding import _decoded
@@ -63,7 +64,8 @@ _DASHES_GT = re.compile(r"-*>")
 # The markup that cannot hold a link or change the state of the scan, skipped inside the regex engine (in HTML
 # content): text, comments, bogus comments, end tags but </template>, and start tags that change no state and
 # have no attribute of a name that holds URLs somewhere. Names compare in ASCII case only, (?ai:...): the tokenizer
-# lowers "ASCII upper alpha" alone (13.2.5.8, 13.2.5.33), and Unicode case folding costs a third of the step.
+# lowers "ASCII upper alpha" alone (13.2.5.8, 13.2.5.33), and Unicode case folding makes each name test about a
+# third slower.
 _SKIPPED_PATTERN = (
     r"(?:[^<]++"
     r"|<!--(?:-?>|[^-]*+(?:-(?!-!?>)[^-]*+)*+--!?>|[\s\S]*+)"
@@ -319,16 +321,19 @@ def _scan(view: str, codec: str | None) -> _Scan:
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     position = 0
     search, match_markup, step = _MARKUP.search, _MARKUP.match, _STEP.match
+    values: dict[str, str] = {}
+    new_found = tuple.__new__  # a NamedTuple's own __new__ is a Python function: this is the same, in C
 
-    def collect(tag: str, name: str, kind: str, value: tuple[int, int, str | None]) -> None:
-        start, end, quote = value
+    def collect(tag: str, name: str, kind: str, start: int, end: int, quote: str | None) -> None:
+        tag, name = intern(tag), intern(name)  # one string per name, not one per link
         text = view[start:end]
+        text = values.setdefault(text, text)  # and one per value: a page repeats its links
         # The common case, inlined: a plain value without references, NUL or whitespace but inner spaces.
         if (
             kind == URL and "&" not in text and text.isprintable() and (codec is None or text.isascii())
             and (not text or (text[0] != " " and text[-1] != " "))
         ):
-            found.append(_Found(tag, name, text, (start, end), start, end, quote, None, kind))
+            found.append(new_found(_Found, (tag, name, text, (start, end), start, end, quote, None, kind)))
             return
         text, offsets = _decode(view, start, end, codec, True)
         for a, b, raw, css in READERS[kind](text):
@@ -346,13 +351,15 @@ def _scan(view: str, codec: str | None) -> _Scan:
         if stack:
             match = search(view, position)
         else:
-            skipped = cast(re.Match[str], step(view, position))
+            skipped = step(view, position)
+            if skipped is None:  # never: a step always matches
+                break
             if skipped.lastgroup == "link":  # <a href="...">: its one URL, and nothing else to do
                 tag, name = skipped.group("tag", "name")
                 tag, name = tag.lower(), name.lower()
                 kind = _LINK_PLACES.get((tag, name)) or GLOBAL_PLACES.get(name)
                 if kind is not None:
-                    collect(tag, name, kind, _value(skipped))
+                    collect(tag, name, kind, *_value(skipped))
                 position = skipped.end()
                 continue
             match = match_markup(view, skipped.end())
@@ -381,7 +388,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
                     attributes = _attributes(view, attributes_start, position)
                     for name, place in FOREIGN_PLACES.items():
                         if name in attributes:
-                            collect(tag, name, place, attributes[name])
+                            collect(tag, name, place, *attributes[name])
                     if len(found) - count > 1:
                         found[count:] = sorted(found[count:], key=lambda f: f.span)
                 if not self_closing:
@@ -406,14 +413,14 @@ def _scan(view: str, codec: str | None) -> _Scan:
                 attributes = _attributes(view, attributes_start, position)
                 for name, place in (places or {}).items():
                     if name in attributes:
-                        collect(tag, name, place, attributes[name])
+                        collect(tag, name, place, *attributes[name])
                         if tag == "base":
                             base_hrefs.add(len(found) - 1)
                             if base is None and templates == 0:
                                 base = found[-1]
                 for name, place in GLOBAL_PLACES.items():
                     if name in attributes:
-                        collect(tag, name, place, attributes[name])
+                        collect(tag, name, place, *attributes[name])
                 if tag == "meta" and "content" in attributes and "http-equiv" in attributes:
                     start, end, _ = attributes["http-equiv"]
                     if _decode(view, start, end, codec, True)[0].lower() == "refresh":
