@@ -38,6 +38,8 @@ def _target(raw: str, base: Base | None) -> str:
     *raw* is first cleaned as the URL parser of the URL Standard cleans its input (see :func:`_url_input`).
     """
     raw = _url_input(raw)
+    if ":" not in raw:  # no scheme (appendix B): relative, and resolve() reads such a string fastest
+        return raw if base is None else resolve(base, raw)
     reference = URIReference._make(split(raw))
     scheme = reference.scheme
     if scheme is not None and _SCHEME.fullmatch(scheme):
