@@ -55,17 +55,17 @@ class Reference:
     # _flags: .flags once read (unset until then: building a Reference never pays for it)
     __slots__ = ("_fields", "_flags")
 
-    # (string, start, end, outer_start, outer_end, delimiter, kind, uri or None when it is .raw, and None or the
-    # rare fields (offset, alternatives, truncated))
-    _fields: tuple[str, int, int, int, int, Delimiter, Kind, str | None, tuple[int, tuple[str, ...], bool] | None]
+    # (string, start, end, outer_start, outer_end, delimiter, kind, uri or None when it is .raw, offset, and None or
+    # the rare fields (alternatives, truncated))
+    _fields: tuple[str, int, int, int, int, Delimiter, Kind, str | None, int, tuple[tuple[str, ...], bool] | None]
 
     def __init__(
         self, string: str, offset: int, _start: int, _end: int, outer_start: int, outer_end: int, uri: str | None,
         delimiter: Delimiter, kind: Kind, alternatives: tuple[str, ...] = (), truncated: bool = False,
     ) -> None:
-        rare = None if not offset and not alternatives and not truncated else (offset, alternatives, truncated)
+        rare = None if not alternatives and not truncated else (alternatives, truncated)
         object.__setattr__(
-            self, "_fields", (string, _start, _end, outer_start, outer_end, delimiter, kind, uri, rare)
+            self, "_fields", (string, _start, _end, outer_start, outer_end, delimiter, kind, uri, offset, rare)
         )
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -129,21 +129,20 @@ class Reference:
     @property
     def offset(self) -> int:
         """Where ``string`` starts in the scanned text (0 for a str; a stream's references hold their own text)."""
-        rare = self._fields[8]
-        return 0 if rare is None else rare[0]
+        return self._fields[8]
 
     @property
     def alternatives(self) -> tuple[str, ...]:
         """The other readings of hyphens at line breaks (RFC 2396 appendix E), when they differ from ``.uri``."""
-        rare = self._fields[8]
-        return () if rare is None else rare[1]
+        rare = self._fields[9]
+        return () if rare is None else rare[0]
 
     @property
     def truncated(self) -> bool:
         """The run of URI characters went on past ``max_length`` (linkkit.ScanOptions): the reference was cut
         there, in finditer and finditer_stream alike, and the scan went on after it."""
-        rare = self._fields[8]
-        return False if rare is None else rare[2]
+        rare = self._fields[9]
+        return False if rare is None else rare[1]
 
     def _key(self) -> tuple[object, ...]:
         return (*self._fields[1:7], self.uri, self.alternatives, self.truncated)
@@ -162,24 +161,6 @@ class Reference:
             self.string, self.offset, *self._fields[1:5], self.uri,
             self.delimiter, self.kind, self.alternatives, self.truncated,
         ))
-
-    def rebased(self, base: int) -> Reference:
-        """The same reference *base* characters further on, holding only its own delimited text (streams).
-
-        Built as the scanner builds references (:data:`_NEW`, :data:`_SET_FIELDS`): a stream rebases every reference
-        it yields, and a Python ``__init__`` frame was a third of what streaming added per reference."""
-        string, start, end, outer_start, outer_end, delimiter, kind, uri, rare = self._fields
-        offset = 0
-        alternatives: tuple[str, ...] = ()
-        truncated = False
-        if rare is not None:
-            offset, alternatives, truncated = rare
-        reference = _NEW(Reference)
-        _SET_FIELDS(reference, (
-            string[outer_start - offset : outer_end - offset], base + start, base + end, base + outer_start,
-            base + outer_end, delimiter, kind, uri, (base + outer_start, alternatives, truncated),
-        ))
-        return reference
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the reference's own characters, without its delimiters (like ``re.Match.span``)."""
@@ -207,7 +188,7 @@ class Reference:
     def raw(self) -> str:
         """Exactly the input characters the reference occupies (``text[start:end]``), wrapping whitespace and all."""
         string, start, end = self._fields[:3]
-        offset = self.offset
+        offset = self._fields[8]
         return string[start - offset : end - offset]
 
     @property
@@ -252,6 +233,6 @@ class Reference:
 
 # The scanner's hot path builds a Reference from its fields without __init__ (two C calls instead of a Python frame):
 # reference = _NEW(Reference); _SET_FIELDS(reference, (string, start, end, outer_start, outer_end, delimiter, kind,
-# None, None)) -- the layout of Reference._fields.
+# None, offset, None)) -- the layout of Reference._fields.
 _NEW = object.__new__
 _SET_FIELDS = Reference._fields.__set__  # type: ignore[attr-defined,misc]  # the slot's member descriptor

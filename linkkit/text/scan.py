@@ -417,10 +417,13 @@ _NOT_ENCLOSED: tuple[str, Delimiter] = ("", "bare")
 _EMPTY_AUTHORITY = frozenset("/?#")
 
 
-def _plain_uri(text: str, trigger: Match[str], floor: int, max_length: int) -> _Candidate | None:
+def _plain_uri(
+    text: str, trigger: Match[str], floor: int, max_length: int, base: int | None
+) -> _Candidate | None:
     """The candidate at the ":" *trigger* (:data:`_SCHEME_TRIGGER`), exactly as :func:`_scheme_start`,
     :func:`_extent` and :func:`_usable` decide it, when it is of the common kind described above; None when another
-    rule may apply."""
+    rule may apply.  With a stream's *base* the reference holds its own text at absolute offsets, as
+    :func:`_reference` builds it: built once, never rebuilt."""
     end = trigger.end(1)
     if end < 0:
         return None  # no plain run
@@ -462,15 +465,22 @@ def _plain_uri(text: str, trigger: Match[str], floor: int, max_length: int) -> _
         if closer and text[end] == closer:
             outer_start, outer_end, delimiter = start - 1, end + 1, enclosed
     reference = _NEW(Reference)
-    _SET_FIELDS(reference, (text, start, end, outer_start, outer_end, delimiter, "uri", None, None))
+    if base is None:
+        _SET_FIELDS(reference, (text, start, end, outer_start, outer_end, delimiter, "uri", None, 0, None))
+    else:
+        outer = base + outer_start
+        _SET_FIELDS(reference, (
+            text[outer_start:outer_end], base + start, base + end, outer, base + outer_end, delimiter, "uri", None,
+            outer, None,
+        ))
     return reference, horizon
 
 
 # --- the three kinds of trigger --------------------------------------------------------------------------------
 
 _Candidate = tuple[Reference | None, int]  # the reference (None: not one) and the horizon of that decision
-# (text, trigger, floor, options, the scan's long "urn:" run): the decision
-_Judge = Callable[[str, int, int, ScanOptions, "_URNRuns"], _Candidate]
+# (text, trigger, floor, options, what the scan's judges share): the decision
+_Judge = Callable[[str, int, int, ScanOptions, "_ScanState"], _Candidate]
 
 
 def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
@@ -540,7 +550,7 @@ def _in_cjk_prose(before: str, rest: str) -> bool:
     return _CJK_LETTER.fullmatch(before) is not None and 2 * len(_CJK_LETTER.findall(rest)) > len(rest)
 
 
-def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, runs: _URNRuns) -> _Candidate:
+def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, scan: _ScanState) -> _Candidate:
     """The candidate at a ":" trigger (the hot loop tries :func:`_plain_uri` first)."""
     found = _scheme_start(text, colon, floor)
     if found is None:
@@ -550,12 +560,12 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, r
     if beginning is not None and _scheme_rejected_early(name, beginning[0], text[start - 1 : start]):
         return None, beginning[1]
     long_urn = name == "urn" and beginning is not None
-    if long_urn and runs.last is not None and runs.last.holds(start):
-        return runs.last.judge(text, start, floor)
+    if long_urn and scan.last is not None and scan.last.holds(start):
+        return scan.last.judge(text, start, floor, scan.base)
     extent = _extent(text, start, floor, options.max_length)
     if long_urn and _URNRun.fits(text, extent):
-        runs.last = _URNRun(text, extent)
-        return runs.last.judge(text, start, floor)
+        scan.last = _URNRun(text, extent)
+        return scan.last.judge(text, start, floor, scan.base)
     raw = text[extent.start : extent.end]
     uri = _cleaned(raw)
     if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):
@@ -567,7 +577,7 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, r
         if not is_urn(percent_encode(uri, URI_CHARS)):
             return None, extent.horizon
         kind = "urn"
-    return _reference(text, extent, uri, kind, _alternatives(raw, uri)), extent.horizon
+    return _reference(text, extent, uri, kind, _alternatives(raw, uri), scan.base), extent.horizon
 
 
 class _URNRun:
@@ -609,13 +619,13 @@ class _URNRun:
                 return False
         return True
 
-    def judge(self, text: str, start: int, floor: int) -> _Candidate:
+    def judge(self, text: str, start: int, floor: int, base: int | None) -> _Candidate:
         """The candidate from *start*, whose window began with a valid "urn" ":" NID ":" (RFC 8141 2)."""
         extent = _delimited(text, start, self.end, self.horizon, floor, truncated=False)
         nss = text.index(":", start + 4) + 1  # the window's parse found the NID and the ":" after it
         if not self.tails.valid(nss):
             return None, extent.horizon
-        return _reference(text, extent, text[start : self.end], "urn", ()), extent.horizon
+        return _reference(text, extent, text[start : self.end], "urn", (), base), extent.horizon
 
 
 def _positions(text: str, char: str, start: int, end: int) -> list[int]:
@@ -628,13 +638,15 @@ def _positions(text: str, char: str, start: int, end: int) -> list[int]:
 
 
 @dataclass(slots=True)
-class _URNRuns:
-    """The last long "urn:" run of one scan; nothing is kept from one scan to the next."""
+class _ScanState:
+    """What the judges of one scan share: where its text starts in a stream (None: a whole text, which its references
+    hold; :func:`_reference`) and its last long "urn:" run. Nothing is kept from one scan to the next."""
 
+    base: int | None
     last: _URNRun | None = None
 
 
-def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions, _runs: _URNRuns) -> _Candidate:
+def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions, scan: _ScanState) -> _Candidate:
     if at > 0 and text[at - 1] in _ABBREVIATED_NOT_AFTER:
         return None, at + 5
     beginning = _beginning(text, at, floor, options.max_length)
@@ -650,7 +662,8 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions,
     # "http://"", and "ftp." hosts serve FTP (RFC 1738 3.2).
     prefix = "http://" if written[:1] in "wW" else "ftp://"
     uri = prefix + written
-    return _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix)), extent.horizon
+    reference = _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix), scan.base)
+    return reference, extent.horizon
 
 
 def _labels_after(text: str, first: regex.Match[str] | None) -> int | None:
@@ -703,7 +716,7 @@ def _scheme_rejected_early(name: str, beginning: str, before: str) -> bool:
     return False
 
 
-def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, _runs: _URNRuns) -> _Candidate:
+def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan: _ScanState) -> _Candidate:
     low = max(floor, at - MAX_LOCAL_PART)
     local = _LOCAL_PART_BACK.match(text, low, at)
     domain = _labels_after(text, _FIRST_LABEL.match(text, at + 1))  # a domain of two labels or more
@@ -722,12 +735,22 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, _runs
     if ".." in text[start:at]:
         return None, horizon  # RFC 5322 3.2.3: nor has two dots in a row -- "a..b@" is no address, not "b@" either
     extent = _enclosed(text, start, end, horizon)
-    return _reference(text, extent, "mailto:" + text[start:end], "email", ()), extent.horizon
+    return _reference(text, extent, "mailto:" + text[start:end], "email", (), scan.base), extent.horizon
 
 
-def _reference(text: str, extent: _Extent, uri: str, kind: Kind, alternatives: tuple[str, ...]) -> Reference:
+def _reference(
+    text: str, extent: _Extent, uri: str, kind: Kind, alternatives: tuple[str, ...], base: int | None
+) -> Reference:
+    """The reference at *extent*: holding *text* (a whole text), or, for a stream whose *text* starts at *base*, its
+    own delimited text with absolute offsets -- built once, so that a stream never keeps its pieces alive."""
+    if base is None:
+        return Reference(
+            text, 0, extent.start, extent.end, extent.outer_start, extent.outer_end, uri, extent.delimiter, kind,
+            alternatives, extent.truncated,
+        )
     return Reference(
-        text, 0, extent.start, extent.end, extent.outer_start, extent.outer_end, uri, extent.delimiter, kind,
+        text[extent.outer_start : extent.outer_end], base + extent.outer_start, base + extent.start,
+        base + extent.end, base + extent.outer_start, base + extent.outer_end, uri, extent.delimiter, kind,
         alternatives, extent.truncated,
     )
 
@@ -742,12 +765,12 @@ def _scan(
 
     With ``final=False`` (a stream that has more to come) the scan stops before the first trigger whose decision
     would look past the text read so far, and returns where to resume: ``(pos, floor)``.  With a *base* (a stream's
-    offset of *text*) each reference is yielded :meth:`Reference.rebased`, so that a stream delegates to the scan
-    with ``yield from`` instead of resuming a loop of its own per reference.
+    offset of *text*) each reference is built holding its own text at absolute offsets (:func:`_reference`), so that
+    a stream delegates to the scan with ``yield from`` and builds each reference once.
     """
     size = len(text)
     stop = size if final else size - _MARGIN
-    runs = _URNRuns()
+    scan = _ScanState(base)
     max_length = options.max_length
     # The other kinds of trigger ("www."/"ftp.", "@"), each with its search and its judge.
     followings: list[Callable[[str, int], int]] = []
@@ -772,17 +795,18 @@ def _scan(
             return (max(pos, stop) if at > size else at), floor
         if at == colon:  # a ":": the hot path first
             assert trigger is not None
-            plain = _plain_uri(text, trigger, floor, max_length)
-            found, horizon = _scheme_candidate(text, at, floor, options, runs) if plain is None else plain
+            plain = _plain_uri(text, trigger, floor, max_length, base)
+            found, horizon = _scheme_candidate(text, at, floor, options, scan) if plain is None else plain
         else:
-            found, horizon = judges[upcoming.index(at)](text, at, floor, options, runs)
+            found, horizon = judges[upcoming.index(at)](text, at, floor, options, scan)
         if horizon >= size and not final:
             return at, floor
         if found is None:
             pos = at + 1
         else:
-            pos = floor = found._fields[2]  # its end
-            yield found if base is None else found.rebased(base)
+            end = found._fields[2]  # a stream's reference has its absolute offsets
+            pos = floor = end if base is None else end - base
+            yield found
         if colon < pos:
             trigger = search_scheme(text, pos)
             colon = size + 1 if trigger is None else trigger.start()

@@ -341,7 +341,9 @@ def test_a_stream_follows_a_reference_longer_than_its_chunks() -> None:
 
 
 def test_a_stream_takes_a_whole_str_too() -> None:
-    assert list(finditer_stream(STREAM_TEXT)) == list(linkkit.finditer(STREAM_TEXT))
+    refs = list(finditer_stream(STREAM_TEXT))
+    assert refs == list(linkkit.finditer(STREAM_TEXT))
+    assert all(ref.string == STREAM_TEXT[slice(*ref.outer_span())] for ref in refs)
 
 
 def test_a_stream_rejects_bytes() -> None:

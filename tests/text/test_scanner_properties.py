@@ -71,6 +71,8 @@ def test_a_stream_in_chunks_finds_what_the_whole_text_finds(
     streamed = list(finditer_stream(chunks, chunk_size=sizes[0], **opts))
     assert streamed == list(linkkit.finditer(text, **opts))
     assert all(text[ref.start() : ref.end()] == ref.raw for ref in streamed)
+    # each streamed reference holds its own delimited text, whichever rule built it
+    assert all(ref.string == text[slice(*ref.outer_span())] and ref.offset == ref.outer_start for ref in streamed)
 
 
 # The scanner rejects a long "urn:" candidate by its first characters (linkkit.scanner._scheme_rejected_early) on
