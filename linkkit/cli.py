@@ -41,7 +41,6 @@ from .sources import Counts, Document, WalkOptions, documents, names_from
 from .sources.files import open_list, walk
 from .sources.inputs import is_mail
 from .uri.resolution import Base
-from .text.scan import ScanOptions
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
 EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
@@ -111,7 +110,7 @@ def _add_scanner_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--emails", action="store_true", help="also find bare e-mail addresses, as mailto: URIs")
     parser.add_argument(
-        "--max-length", type=_positive, default=ScanOptions().max_length, metavar="N",
+        "--max-length", type=_positive, metavar="N",
         help="the longest reference in a text input, in characters (default 1048576): a longer run is cut there "
         "and the scan goes on; memory is about four times N",
     )
@@ -435,7 +434,7 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
         encoding=args.encoding, force=args.force, normalize=getattr(args, "normalize", False),
         unwrap=getattr(args, "unwrap", False), angle=getattr(args, "angle", False),
         as_text=getattr(args, "as_text", False), abbreviated=getattr(args, "abbreviated", True),
-        emails=getattr(args, "emails", False), max_length=getattr(args, "max_length", ScanOptions().max_length),
+        emails=getattr(args, "emails", False), max_length=getattr(args, "max_length", None),
         defang=getattr(args, "defang", False),
         redact=getattr(args, "redact", False), drop_userinfo=getattr(args, "drop_userinfo", False),
         redact_query=tuple(getattr(args, "redact_query", None) or ()),

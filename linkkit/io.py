@@ -389,30 +389,6 @@ class Lines:
                 self.base = end
 
 
-
-class ByteLines:
-    """Line and column of increasing byte offsets into a document held whole: 1-based, counting LF bytes and bytes
-    (what a byte span means; exact in every ASCII-compatible encoding, a UTF-16 or UTF-32 document's LF is two or
-    four bytes that this count does not pair)."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data = data
-        self.cursor = 0
-        self.line = 1
-        self.line_start = 0
-
-    def locate(self, offset: int) -> tuple[int, int]:
-        """The 1-based line and column of *offset*, which is not before the last offset located."""
-        if offset < self.cursor:
-            raise ValueError(f"offset {offset} is before {self.cursor}, which was already passed")
-        newlines = self.data.count(b"\n", self.cursor, offset)
-        if newlines:
-            self.line += newlines
-            self.line_start = self.data.rfind(b"\n", self.cursor, offset) + 1
-        self.cursor = offset
-        return self.line, offset - self.line_start + 1
-
-
 # -- HTML sniffing: is an input an HTML document? ---------------------------------------------------------------------
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})

@@ -12,24 +12,21 @@ import io
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, TYPE_CHECKING, Any, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
 from ..errors import InputError, ResolutionError
-from ..io import (
-    CHUNK_SIZE, SNIFF_SIZE, ByteLines, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding,
-)
+from ..io import CHUNK_SIZE, SNIFF_SIZE, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
-from ..text.reference import Reference
-from ..text.scan import ScanOptions, finditer
-from ..text.stream import finditer_stream
-from ..text.stream import stream_reach as text_stream_reach
 from ..uri.resolution import Base
 from .formats import LINE, LinkLine, link_lines
 
 if TYPE_CHECKING:
     from ..security.flags import Context
+
+# The plain-text scanner (linkkit.text) is imported where a text is scanned: a run of HTML or mail only (a web
+# archive) does not load it.
 
 ERRORS = "surrogateescape"
 
@@ -46,7 +43,7 @@ class ExtractOptions:
     encoding: str | None = None
     abbreviated: bool = True
     emails: bool = False
-    max_length: int = ScanOptions().max_length
+    max_length: int | None = None  # None: the scanner's own (linkkit.text.ScanOptions)
     headers: bool = False
     unique: bool = False
     flags: bool = False  # each record's "flags" (linkkit.security.flags)
@@ -56,7 +53,15 @@ class ExtractOptions:
 
     @property
     def scanner(self) -> dict[str, Any]:
-        return {"abbreviated": self.abbreviated, "emails": self.emails, "max_length": self.max_length}
+        return scanner_options(self.abbreviated, self.emails, self.max_length)
+
+
+def scanner_options(abbreviated: bool, emails: bool, max_length: int | None) -> dict[str, Any]:
+    """The keyword arguments of the text scanner's calls; *max_length* None leaves the scanner's own."""
+    options: dict[str, Any] = {"abbreviated": abbreviated, "emails": emails}
+    if max_length is not None:
+        options["max_length"] = max_length
+    return options
 
 
 SPILL_SIZE = 1 << 20  # bytes of one document's output held in memory before it spills to a temporary file
@@ -78,7 +83,11 @@ class Outcome(NamedTuple):
 
 
 def stream_reach(options: dict[str, Any]) -> int:
-    """How far before the end of the text read a reference from :func:`finditer_stream` may still start."""
+    """How far before the end of the text read a reference from :func:`linkkit.text.finditer_stream` may still
+    start."""
+    from ..text.scan import ScanOptions
+    from ..text.stream import stream_reach as text_stream_reach
+
     return text_stream_reach(CHUNK_SIZE, ScanOptions(**options).max_length)
 
 
@@ -101,6 +110,8 @@ Group = tuple[Site, Iterable[Row]]
 
 def text_rows(chunks: Iterable[str], options: dict[str, Any], places: bool) -> Iterator[Row]:
     """Each reference of a text read in chunks, with its 1-based line and column when *places* asks for them."""
+    from ..text.stream import finditer_stream
+
     if not places:
         for ref in finditer_stream(chunks, chunk_size=CHUNK_SIZE, **options):
             yield ref, None, None
@@ -189,10 +200,7 @@ def _html_rows(document: Document, data: bytes, options: ExtractOptions, places:
             raise InputError(document.name, str(error)) from None
         found = html.links(data, base_url=base)  # a charset the Encoding Standard lacks: as if undeclared
     site = Site(document.name, "byte", document.position.fields())
-    if not places:
-        return site, [(link, None, None) for link in found]
-    lines = ByteLines(data)
-    return site, [(link, *lines.locate(link.start())) for link in found]
+    return site, _placed(data, b"\n", found) if places else [(link, None, None) for link in found]
 
 
 def _mail_rows(document: Document, data: bytes, options: ExtractOptions, messages: list[str]) -> Group:
@@ -218,6 +226,8 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     """The references of a text held whole (a small file, a WARC record): decoded at once and scanned by
     :func:`linkkit.finditer`, which finds what the stream finds; None when its bytes need the stream's account of
     what cannot be decoded (an odd byte of UTF-16)."""
+    from ..text.scan import finditer
+
     data = document.data or b""
     encoding = text_encoding(source, data[:SNIFF_SIZE])
     try:
@@ -227,7 +237,7 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     undecodable = Undecodable()
     undecodable.check(text, 0, 1, 0)
     refs = finditer(text, **options.scanner)
-    found: list[Row] = list(_placed(text, refs)) if places else [(ref, None, None) for ref in refs]
+    found: list[Row] = _placed(text, "\n", refs) if places else [(ref, None, None) for ref in refs]
     if undecodable.count:
         warning = io.StringIO()
         undecodable.warn(Input(document.name, None), encoding, warning)
@@ -235,17 +245,23 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     return found
 
 
-def _placed(text: str, refs: Iterable[Reference]) -> Iterator[Row]:
-    """Each reference of *text*, in order, with its 1-based line and column."""
+def _placed(text: AnyStr, newline: AnyStr, links: Iterable[LinkLike]) -> list[Row]:
+    """Each link of a document held whole (*text*, its characters or its bytes, as the links' spans count), in
+    order, with the 1-based line and column where it starts: a running count of *newline* since the previous one."""
+    count, rfind = text.count, text.rfind
+    placed: list[Row] = []
     line, line_start, cursor = 1, 0, 0
-    for ref in refs:
-        start = ref.start()
-        newlines = text.count("\n", cursor, start)
+    for link in links:
+        start = link.start()
+        if start < cursor:
+            raise ValueError(f"offset {start} is before {cursor}, which was already passed")
+        newlines = count(newline, cursor, start)
         if newlines:
             line += newlines
-            line_start = text.rfind("\n", cursor, start) + 1
+            line_start = rfind(newline, cursor, start) + 1
         cursor = start
-        yield ref, line, start - line_start + 1
+        placed.append((link, line, start - line_start + 1))
+    return placed
 
 
 def _text_rows(document: Document, options: ExtractOptions, messages: list[str], places: bool) -> Iterator[Row]:

@@ -29,12 +29,11 @@ from ..sources.document import Document
 from ..sources.compressed import compression
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
-from ..text.scan import ScanOptions
 from ..text.reference import Reference
 from ..text.stream import finditer_stream
 from ..uri.normalization import normalize
 from ..uri.resolution import Base
-from .extract import Outcome, stream_reach
+from .extract import Outcome, scanner_options, stream_reach
 
 
 def redaction(args: Any) -> Redaction | None:
@@ -211,7 +210,7 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     undecodable = Undecodable()
     chunks = decoded_chunks(source, encoding, head, binary, undecodable)
     out.write(encoding.bom)
-    scanner = {"abbreviated": args.abbreviated, "emails": args.emails, "max_length": args.max_length}
+    scanner = scanner_options(args.abbreviated, args.emails, args.max_length)
     try:
         changed = rewrite_stream(chunks, replacement(args), scanner, lambda text: out.write(encoded(text, encoder)))
         out.write(encoder.encode("", final=True))
@@ -279,7 +278,7 @@ class TreeOptions:
     as_text: bool = False
     abbreviated: bool = True
     emails: bool = False
-    max_length: int = ScanOptions().max_length
+    max_length: int | None = None  # None: the scanner's own (linkkit.text.ScanOptions)
     base: str | None = None  # a message's last base (RFC 2557 5): the file's retrieval URL
     defang: bool = False
     redact: bool = False
