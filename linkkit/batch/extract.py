@@ -8,10 +8,12 @@ order.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
 from ..errors import InputError, ResolutionError
@@ -25,8 +27,14 @@ from .formats import LINE, LinkLine, link_lines
 if TYPE_CHECKING:
     from ..security.flags import Context
 
-# The plain-text scanner (linkkit.text) is imported where a text is scanned: a run of HTML or mail only (a web
-# archive) does not load it.
+
+@functools.cache
+def _text() -> ModuleType:
+    """The plain-text scanner (linkkit.text), imported when a first text is scanned: a run of HTML or mail only (a
+    web archive) does not load it; then a cached call, cheaper than an import statement each time."""
+    from .. import text
+
+    return text
 
 ERRORS = "surrogateescape"
 
@@ -85,10 +93,9 @@ class Outcome(NamedTuple):
 def stream_reach(options: dict[str, Any]) -> int:
     """How far before the end of the text read a reference from :func:`linkkit.text.finditer_stream` may still
     start."""
-    from ..text.scan import ScanOptions
     from ..text.stream import stream_reach as text_stream_reach
 
-    return text_stream_reach(CHUNK_SIZE, ScanOptions(**options).max_length)
+    return text_stream_reach(CHUNK_SIZE, _text().ScanOptions(**options).max_length)
 
 
 Row = tuple[LinkLike, int | None, int | None]  # a link, and the 1-based line and column where it starts (or None)
@@ -110,8 +117,7 @@ Group = tuple[Site, Iterable[Row]]
 
 def text_rows(chunks: Iterable[str], options: dict[str, Any], places: bool) -> Iterator[Row]:
     """Each reference of a text read in chunks, with its 1-based line and column when *places* asks for them."""
-    from ..text.stream import finditer_stream
-
+    finditer_stream = _text().finditer_stream
     if not places:
         for ref in finditer_stream(chunks, chunk_size=CHUNK_SIZE, **options):
             yield ref, None, None
@@ -226,8 +232,6 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     """The references of a text held whole (a small file, a WARC record): decoded at once and scanned by
     :func:`linkkit.finditer`, which finds what the stream finds; None when its bytes need the stream's account of
     what cannot be decoded (an odd byte of UTF-16)."""
-    from ..text.scan import finditer
-
     data = document.data or b""
     encoding = text_encoding(source, data[:SNIFF_SIZE])
     try:
@@ -236,7 +240,7 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
         return None
     undecodable = Undecodable()
     undecodable.check(text, 0, 1, 0)
-    refs = finditer(text, **options.scanner)
+    refs = _text().finditer(text, **options.scanner)
     found: list[Row] = _placed(text, "\n", refs) if places else [(ref, None, None) for ref in refs]
     if undecodable.count:
         warning = io.StringIO()

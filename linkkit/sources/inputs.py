@@ -104,7 +104,7 @@ def _file_documents(name: str, counts: Counts, encoding: str | None) -> Iterator
             yield from warc_documents(raw, name, path=name)
             return
         if compressed is None:
-            yield from _head_documents(name, name, head, raw, counts, encoding, os.fstat(raw.fileno()).st_size)
+            yield from _head_documents(name, name, head, raw, counts, encoding, stored=True)
             return
         raw.seek(0)
         try:
@@ -150,13 +150,14 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
     if is_warc(head):
         yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label)
         return
-    yield from _head_documents(name, label, head, stream, counts, encoding, None)
+    yield from _head_documents(name, label, head, stream, counts, encoding, stored=False)
 
 
 def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes], counts: Counts, encoding: str | None,
-                    size: int | None) -> Iterator[Document]:
-    """The documents of an input that is no web archive, whose first bytes *head* were read from *stream*; *size*
-    is the file's when *stream* reads it as stored (else the rest is read here, or by the worker from *name*)."""
+                    *, stored: bool) -> Iterator[Document]:
+    """The documents of an input that is no web archive, whose first bytes *head* were read from *stream*, which
+    reads the file as *stored* or decompressed (else the rest is read here, or by the worker from *name*). The
+    file's size is asked only of a file longer than *head* (no fstat for a small file)."""
     if is_binary(head) and encoding is None:
         counts.binary += 1
         counts.skipped.append(label)
@@ -177,7 +178,8 @@ def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes], count
         rest = stream.read()
         yield Document(label, kind, head + rest, size=len(head) + len(rest))
         return
-    yield Document(label, kind, None, path=name, size=os.path.getsize(name) if size is None else size)
+    yield Document(label, kind, None, path=name,
+                   size=os.fstat(stream.fileno()).st_size if stored else os.path.getsize(name))
 
 
 class _Rejoined(io.RawIOBase):
