@@ -6,17 +6,19 @@ import re
 
 from ..errors import ResolutionError
 from ..uri.charset import SCHEME
-from ..uri.model import URIReference, split
+from ..uri.model import split
 from ..uri.resolution import Base, resolve
 
 # ------------------------------------------------------------------------------------------------ resolution
-_SCHEME = re.compile(SCHEME)
+# A valid scheme and its ":" at the start of a reference (RFC 3986 3.1). Its characters exclude ":/?#", so it
+# matches exactly when appendix B splits off a scheme and that scheme is valid: no split is needed to know.
+_SCHEME_COLON = re.compile(f"(?:{SCHEME}):")
 
 
 def _scheme(reference: str) -> str | None:
     """The scheme of *reference* when it has a valid one (RFC 3986 3.1), else None."""
-    scheme = split(reference)[0]
-    return scheme if scheme is not None and _SCHEME.fullmatch(scheme) else None
+    match = _SCHEME_COLON.match(reference)
+    return None if match is None else match.group()[:-1]
 
 
 _C0_CONTROL_OR_SPACE = "".join(map(chr, range(0x21)))
@@ -25,7 +27,12 @@ _TAB_OR_NEWLINE = re.compile("[\t\n\r]")
 
 def _url_input(raw: str) -> str:
     """*raw* as the URL Standard's basic URL parser reads it (HTML parses every URL attribute with it): leading
-    and trailing C0 control or space stripped, every ASCII tab or newline removed (``java&#x09;script:``)."""
+    and trailing C0 control or space stripped, every ASCII tab or newline removed (``java&#x09;script:``).
+
+    Most values hold none of these: a printable value (C0 controls, tab and newline are not) with no space at
+    either end is returned as it is, without the strip and the substitution."""
+    if raw.isprintable() and raw[:1] != " " and raw[-1:] != " ":
+        return raw
     return _TAB_OR_NEWLINE.sub("", raw.strip(_C0_CONTROL_OR_SPACE))
 
 
@@ -40,15 +47,16 @@ def _target(raw: str, base: Base | None) -> str:
     raw = _url_input(raw)
     if ":" not in raw:  # no scheme (appendix B): relative, and resolve() reads such a string fastest
         return raw if base is None else resolve(base, raw)
-    reference = URIReference._make(split(raw))
-    scheme = reference.scheme
-    if scheme is not None and _SCHEME.fullmatch(scheme):
-        if reference.authority is None and not reference.path.startswith("/"):
+    scheme = _SCHEME_COLON.match(raw)
+    if scheme is not None:
+        # Appendix B: after "scheme:", "//" starts an authority and "/" an absolute path; else it is opaque.
+        if raw[scheme.end() : scheme.end() + 1] != "/":
             return raw
-        return resolve(reference, reference)  # 5.2.2: with a scheme, the base is not consulted
+        # 5.2.2 with a scheme: the base is not consulted, and only dot segments ("/." in the path) change it.
+        return raw if "/." not in raw else resolve(raw, raw)
     if base is None:
         return raw
-    return resolve(base, reference if scheme is None else "./" + raw)
+    return resolve(base, raw if split(raw)[0] is None else "./" + raw)
 
 
 _IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import codecs
 import io
-from collections.abc import Callable, Iterator
+import operator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple, TypeVar
 
 from ..uri.percent import percent_encode
@@ -60,14 +61,21 @@ class _Resolved(NamedTuple):
     base: str | None  # the effective base
     base_hrefs: set[int]  # the indices of the <base href> links, resolved against base_url
     base_url: str | None
+    texts: Iterable[int]  # the indices of the visible text's references (``text=True``)
 
     def links(self) -> Iterator[Link]:
-        """The Links, spans in input offsets."""
-        where = None if self.prepared.one_to_one else self.prepared.offsets({p for f in self.found for p in f.span})
-        for index, (f, uri) in enumerate(zip(self.found, self.uris, strict=True)):
-            span = f.span if where is None else (where[f.span[0]], where[f.span[1]])
-            base = self.base_url if index in self.base_hrefs else None if f.kind == TEXT else self.base
-            yield Link(f.tag, f.attr, f.raw, uri, span, base)
+        """The Links, spans in input offsets; built by map() over columns, with no Python loop of its own."""
+        found = self.found
+        spans: Iterable[tuple[int, int]] = map(_SPAN, found)
+        if not self.prepared.one_to_one:
+            where = self.prepared.offsets({p for f in found for p in f.span})
+            spans = [(where[start], where[end]) for start, end in spans]
+        bases = [self.base] * len(found)
+        for index in self.texts:  # the visible text's references are not resolved
+            bases[index] = None
+        for index in self.base_hrefs:
+            bases[index] = self.base_url
+        return map(Link, map(_TAG, found), map(_ATTR, found), map(_RAW, found), self.uris, spans, bases)
 
 
 def _resolved(
@@ -95,20 +103,20 @@ def _resolved(
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
     parsed_base = None if base is None else Base(base)
     parsed_base_url = None if base_url is None else Base(base_url)
-    targets: dict[str, str] = {}  # a document repeats its links: each is resolved once
-    uris = []
-    for index, f in enumerate(found):
-        if index in base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
-            uris.append(_target(f.raw, parsed_base_url))
-            continue
-        if f.kind == TEXT:  # the scanner's reading: absolute, or an abbreviated host it completed
-            uris.append(readings[index])
-            continue
-        uri = targets.get(f.raw)
-        if uri is None:
-            uri = targets[f.raw] = _target(f.raw, parsed_base)
-        uris.append(uri)
-    return _Resolved(prepared, found, uris, base, base_hrefs, base_url)
+    # A document repeats its links: each value is resolved once, and the lists are built by C loops. The visible
+    # text's references are not resolved: the scanner's reading is their target.
+    raws = list(map(_RAW, found))
+    resolved = [raw for index, raw in enumerate(raws) if index not in readings] if readings else raws
+    targets = {raw: _target(raw, parsed_base) for raw in dict.fromkeys(resolved)}
+    uris: list[str] = list(map(targets.get, raws, raws))  # a reading (a default here) is replaced below
+    for index, reading in readings.items():
+        uris[index] = reading
+    for index in base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
+        uris[index] = _target(raws[index], parsed_base_url)
+    return _Resolved(prepared, found, uris, base, base_hrefs, base_url, readings.keys())
+
+
+_TAG, _ATTR, _RAW, _SPAN = map(operator.attrgetter, ("tag", "attr", "raw", "span"))
 
 
 class TextOptions(NamedTuple):

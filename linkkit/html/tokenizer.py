@@ -53,13 +53,16 @@ _MARKUP = re.compile(
     r"|/[^>]*+>?"  # "</>" is ignored; "</" and no letter starts a bogus comment
     r")"
 )
-# 13.2.5.2-3, 13.2.5.4: raw text and RCDATA end at "</name" followed by whitespace, "/" or ">", in any case.
+# 13.2.5.2-3, 13.2.5.4: raw text and RCDATA end at "</name" followed by whitespace, "/" or ">", the name compared
+# ASCII case-insensitively (13.2.5.11 "appropriate end tag token"; 13.2.5.8 lowers ASCII upper alpha alone): re.ASCII,
+# for Unicode case folding would take "</\u017ftyle>" (LATIN SMALL LETTER LONG S) for "</style>".
 _RAW_TEXT_END = {
-    name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.IGNORECASE)
+    name: re.compile(rf"</{name}(?=[\t\n\f\r />])", re.ASCII | re.IGNORECASE)
     for name in ("style", "xmp", "iframe", "noembed", "noframes", "title", "textarea")
 }
-# 13.2.5.4-31 script data: inside "<!--", a "<script" makes the next "</script>" not end the element.
-_SCRIPT_TOKENS = re.compile(r"<!--|-->|<(/?)script(?=[\t\n\f\r />])", re.IGNORECASE)
+# 13.2.5.4-31 script data: inside "<!--", a "<script" makes the next "</script>" not end the element (the name
+# compared ASCII case-insensitively, as above).
+_SCRIPT_TOKENS = re.compile(r"<!--|-->|<(/?)script(?=[\t\n\f\r />])", re.ASCII | re.IGNORECASE)
 _DASHES_GT = re.compile(r"-*>")
 # The markup that cannot hold a link or change the state of the scan, skipped inside the regex engine (in HTML
 # content): text, comments, bogus comments, end tags but </template>, and start tags that change no state and
@@ -314,11 +317,18 @@ def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, st
     attributes: dict[str, tuple[int, int, str | None]] = {}
     match = _READ_ATTRIBUTE.match(view, start, end)
     while match is not None:
-        name = match.group("name").lower()
+        name = intern(match.group("name").lower())  # one string per name, not one per link
         if name not in attributes:  # 13.2.5.33: a duplicate attribute is dropped
             attributes[name] = _value(match)
         match = _READ_ATTRIBUTE.match(view, match.end(), end)
     return attributes
+
+
+def _link_place(tag: str, name: str) -> tuple[str, str, str | None]:
+    """The tag and attribute names of a tag the step took, as written, lowered (13.2.5.8, 13.2.5.33) and interned
+    (one string per name, not one per link), with the kind of place they make (None: it holds no URL)."""
+    tag, name = intern(tag.lower()), intern(name.lower())
+    return tag, name, _LINK_PLACES.get((tag, name)) or GLOBAL_PLACES.get(name)
 
 
 class _Scan(NamedTuple):
@@ -337,10 +347,10 @@ def _scan(view: str, codec: str | None) -> _Scan:
     position = 0
     search, match_markup, step = _MARKUP.search, _MARKUP.match, _STEP.match
     values: dict[str, str] = {}
+    link_places: dict[tuple[str, ...], tuple[str, str, str | None]] = {}  # _link_place of each name as written
     new_found = tuple.__new__  # a NamedTuple's own __new__ is a Python function: this is the same, in C
 
     def collect(tag: str, name: str, kind: str, start: int, end: int, quote: str | None) -> None:
-        tag, name = intern(tag), intern(name)  # one string per name, not one per link
         text = view[start:end]
         text = values.setdefault(text, text)  # and one per value: a page repeats its links
         # The common case, inlined: a plain value without references, NUL or whitespace but inner spaces.
@@ -370,13 +380,14 @@ def _scan(view: str, codec: str | None) -> _Scan:
             if skipped is None:  # never: a step always matches
                 break
             if skipped.lastgroup == "link":  # <a href="...">: its one URL, and nothing else to do
-                tag, name = skipped.group("tag", "name")
-                tag, name = tag.lower(), name.lower()
-                kind = _LINK_PLACES.get((tag, name)) or GLOBAL_PLACES.get(name)
-                if kind is not None and (start := skipped.start("dq")) >= 0:  # most values: double-quoted
-                    collect(tag, name, kind, start, skipped.end("dq"), '"')
-                elif kind is not None:
-                    collect(tag, name, kind, *_value(skipped))
+                written = skipped.group("tag", "name")
+                tag, name, kind = link_places.get(written) or link_places.setdefault(written, _link_place(*written))
+                if kind is not None:
+                    start, end = skipped.span("dq")
+                    if start >= 0:  # most values: double-quoted
+                        collect(tag, name, kind, start, end, '"')
+                    else:
+                        collect(tag, name, kind, *_value(skipped))
                 position = skipped.end()
                 continue
             match = match_markup(view, skipped.end())
@@ -388,7 +399,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
             continue
         namespace = stack[-1][1] if stack else "html"
         if kind == "close":
-            tag = match.group("start").lower()
+            tag = intern(match.group("start").lower())
             attributes_start, attributes_end = match.span("attrs")
             if namespace == "html" and (tag == "svg" or tag == "math"):  # the root is an SVG/MathML element
                 namespace = tag

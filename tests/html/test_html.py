@@ -332,3 +332,21 @@ def test_a_meta_x_user_defined_is_read_as_windows_1252() -> None:
     # HTML 13.2.3.2, the prescan: "If charset is x-user-defined, then set charset to windows-1252."
     document = b'<meta charset="X-User-Defined"><a href="caf\x92">x</a>'
     assert [link.raw for link in links(document)] == ["caf\u2019"]
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ("<style>a{}</STYLE ><a href=x>", [("a", "href", "x")]),  # ASCII upper case ends it
+        ("<style></\u017ftyle><a href=x>{b:url(y)}</style>", [("style", None, "y")]),  # U+017F is no "s"
+        ("<noframes></noframe\u017f><a href=x></noframes>", []),
+        ("<script></SCRIPT/><a href=x>", [("a", "href", "x")]),
+        ("<script></\u017fcript><a href=x></script>", []),
+        ("<script><!--<\u017fcript></script><a href=x>", [("a", "href", "x")]),  # no double escape either
+    ],
+)
+def test_raw_text_ends_at_its_name_in_ascii_case_only(document: str, expected: list[tuple[str, str, str]]) -> None:
+    """HTML 13.2.5.11 (and 13.2.5.3, 13.2.5.4-31): an "appropriate end tag" names the element, compared ASCII
+    case-insensitively (13.2.5.8 lowers ASCII upper alpha alone), so U+017F LATIN SMALL LETTER LONG S, which
+    Unicode case folding takes for "s", does not end <style>, <noframes> or <script>."""
+    assert [(link.tag, link.attr, link.raw) for link in links(document)] == expected

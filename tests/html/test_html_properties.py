@@ -14,7 +14,10 @@ import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from linkkit.html import absolutize, links, rewrite, tokenizer
+from linkkit.html import absolutize, base, links, rewrite, tokenizer
+from linkkit.uri.charset import SCHEME
+from linkkit.uri.model import URIReference, split
+from linkkit.uri.resolution import Base, resolve
 
 NAMES = st.sampled_from(
     ["a", "A", "img", "IMG", "link", "base", "meta", "style", "script", "svg", "math", "use", "template", "title",
@@ -236,3 +239,46 @@ def test_spans_point_at_the_bytes_of_the_url_in_any_encoding(codec: str, url: st
     assert new[: link.span()[0]] == data[: link.span()[0]] and new.endswith(data[link.span()[1] :] + junk)
     (again,) = links(new, encoding=codec)
     assert again.raw == link.uri
+
+
+# Values that reach the base resolution: schemes valid and not, opaque and hierarchical, dot segments, and what the
+# URL Standard strips (C0 controls, space, tab, newline) at either end and inside.
+REFERENCES = st.lists(
+    st.sampled_from(
+        ["http", "HTTP", "a+b.c-d", "1a", "_x", ":", "//", "/", "/.", "/..", ".", "..", "?", "#", "h", "%3A", "é",
+         " ", "\t", "\n", "\r", "\x00", "\x1f", "\x0b", "\xa0", "mailto", "@"]
+    ),
+    max_size=8,
+).map("".join)
+
+
+@given(REFERENCES)
+def test_url_input_strips_and_removes_as_the_url_standard(raw: str) -> None:
+    """URL Standard, basic URL parser: leading and trailing C0 control or space stripped, then every ASCII tab or
+    newline removed; the path that returns a plain value untouched changes no result."""
+    expected = re.sub("[\t\n\r]", "", raw.strip("".join(map(chr, range(0x21)))))
+    assert base._url_input(raw) == expected
+
+
+@given(REFERENCES)
+def test_the_scheme_read_without_a_split_is_the_appendix_b_scheme_when_valid(raw: str) -> None:
+    """RFC 3986 3.1 and appendix B: the scheme is what precedes the first ":" before any "/?#", when valid."""
+    scheme = split(raw)[0]
+    assert base._scheme(raw) == (scheme if scheme is not None and re.fullmatch(SCHEME, scheme) else None)
+
+
+@given(REFERENCES, st.sampled_from([None, "http://e.com/d/p?q#f", "foo:/a/b"]))
+def test_targets_follow_rfc_3986_5_2_2_from_the_split_reference(raw: str, base_uri: str | None) -> None:
+    """_target read from the split reference (RFC 3986 5.2.2): a valid scheme keeps it, and only a hierarchical
+    reference (authority or "/" path) is resolved; else the base resolves it, a first segment with ":" as "./"."""
+    cleaned = base._url_input(raw)
+    reference = URIReference._make(split(cleaned))
+    scheme = reference.scheme
+    if scheme is not None and re.fullmatch(SCHEME, scheme):
+        hierarchical = reference.authority is not None or reference.path.startswith("/")
+        expected = resolve(reference, reference) if hierarchical else cleaned
+    elif base_uri is None:
+        expected = cleaned
+    else:
+        expected = resolve(base_uri, reference if scheme is None else "./" + cleaned)
+    assert base._target(raw, None if base_uri is None else Base(base_uri)) == expected
