@@ -15,7 +15,6 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from ..text.scan import finditer
 from .tokenizer import _MARKUP, _RAW_TEXT_END, _attributes, _decode, _Found, _script_end
 
 TEXT = "text"  # the kind of a URL found in the visible text
@@ -92,6 +91,8 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool)
     def position(offset: int, *, is_end: bool) -> int:
         at, start, _end, offsets = runs[bisect.bisect_right(keys, offset - 1 if is_end else offset) - 1]
         return start + offset - at if offsets is None else offsets[offset - at]
+
+    from ..text.scan import finditer  # the scanner loaded only by text=True: a run over HTML links needs none of it
 
     found = []
     for ref in finditer("".join(pieces), abbreviated=abbreviated, emails=emails):
