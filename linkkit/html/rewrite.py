@@ -187,8 +187,6 @@ def _needs_quotes(value: str) -> bool:
     return not value or value[0] in "\"'" or any(c in value for c in _ENDS_UNQUOTED)
 
 
-
-
 def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
     """*value* escaped for its place (only what the place needs) and how to write what its encoding lacks."""
     if css is not None:

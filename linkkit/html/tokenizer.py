@@ -4,9 +4,10 @@ tokenization (13.2.5) does, and record where each value holding URLs lies in the
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html.entities import html5 as NAMED_CHARACTER_REFERENCES
 from sys import intern
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from .css import read_css
 from .decoding import _decoded
@@ -281,6 +282,9 @@ _STEP = re.compile(
     .replace("{read}", _read_attribute(_URL_ATTRIBUTES))
 )
 
+# A step always matches (every branch of the skipped markup may repeat zero times): typed so.
+_step = cast(Callable[[str, int], re.Match[str]], _STEP.match)
+
 # PLACES by (element, attribute), for the tags the step takes.
 _LINK_PLACES = {(tag, name): kind for tag, places in PLACES.items() for name, kind in places.items()}
 
@@ -345,7 +349,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     position = 0
-    search, match_markup, step = _MARKUP.search, _MARKUP.match, _STEP.match
+    search, match_markup, step = _MARKUP.search, _MARKUP.match, _step
     values: dict[str, str] = {}
     link_places: dict[tuple[str, ...], tuple[str, str, str | None]] = {}  # _link_place of each name as written
     new_found = tuple.__new__  # a NamedTuple's own __new__ is a Python function: this is the same, in C
@@ -377,8 +381,6 @@ def _scan(view: str, codec: str | None) -> _Scan:
             match = search(view, position)
         else:
             skipped = step(view, position)
-            if skipped is None:  # never: a step always matches
-                break
             if skipped.lastgroup == "link":  # <a href="...">: its one URL, and nothing else to do
                 written = skipped.group("tag", "name")
                 tag, name, kind = link_places.get(written) or link_places.setdefault(written, _link_place(*written))

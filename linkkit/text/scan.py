@@ -743,15 +743,12 @@ def _reference(
 ) -> Reference:
     """The reference at *extent*: holding *text* (a whole text), or, for a stream whose *text* starts at *base*, its
     own delimited text with absolute offsets -- built once, so that a stream never keeps its pieces alive."""
-    if base is None:
-        return Reference(
-            text, 0, extent.start, extent.end, extent.outer_start, extent.outer_end, uri, extent.delimiter, kind,
-            alternatives, extent.truncated,
-        )
+    shift = 0 if base is None else base
+    string = text if base is None else text[extent.outer_start : extent.outer_end]
     return Reference(
-        text[extent.outer_start : extent.outer_end], base + extent.outer_start, base + extent.start,
-        base + extent.end, base + extent.outer_start, base + extent.outer_end, uri, extent.delimiter, kind,
-        alternatives, extent.truncated,
+        string, 0 if base is None else base + extent.outer_start, shift + extent.start, shift + extent.end,
+        shift + extent.outer_start, shift + extent.outer_end, uri, extent.delimiter, kind, alternatives,
+        extent.truncated,
     )
 
 
