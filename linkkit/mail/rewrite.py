@@ -18,6 +18,7 @@ import linkkit
 if TYPE_CHECKING:  # loaded on first use (linkkit's face): importing linkkit.mail does not load the finders
     from linkkit import ScanOptions
 
+from ..uri.percent import percent_encode
 from .links import MailLink, TextPart, part_links, read, text_parts
 from .message import Entity, content_ids
 from .parts import can_encode, encode_text, encode_transfer
@@ -31,10 +32,7 @@ def _fitted(value: str, part: TextPart) -> str:
     encoding = part.entity.transfer_encoding
     if can_encode(value, part.decoded, encoding):
         return value
-    return "".join(
-        c if can_encode(c, part.decoded, encoding) else "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
-        for c in value
-    )
+    return "".join(c if can_encode(c, part.decoded, encoding) else percent_encode(c) for c in value)
 
 
 def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:

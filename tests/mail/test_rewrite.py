@@ -79,6 +79,8 @@ def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
          "http://a.example/\u00e9\u20ac", b"<http://a.example/\xe9%E2%82%AC>"),
         (b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n<http://a.example/>",
          "http://a.example/\u20ac", "<http://a.example/\u20ac>".encode()),
+        # an undecodable byte (PEP 383, as linkkit reads one) is that octet again, not the surrogate's UTF-8
+        (b"Content-Type: text/plain\n\n<http://a.example/>", "http://a.example/\udce9", b"<http://a.example/%E9>"),
     ]
     for message, value, expected in cases:
         assert mail.rewrite(message, value).split(b"\n\n", 1)[1] == expected
