@@ -7,6 +7,8 @@ them (RFC 3986, 8141, 1738), ``linkkit.link`` is the shape every found link shar
 """
 
 import importlib
+import sys
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, LinkkitError, ResolutionError, URIError
@@ -35,6 +37,28 @@ if TYPE_CHECKING:
         validate,
     )
 
+
+def _names_on_first_use(
+    package: str, homes: Mapping[str, str], rooms: frozenset[str] = frozenset()
+) -> Callable[[str], Any]:
+    """The module ``__getattr__`` of *package* (PEP 562): each name of *homes* taken from the module it names and kept
+    in the package from then on, each of *rooms* (its subpackages and modules) imported; all on first use, so that
+    importing the package pays for none of them."""
+    namespace = sys.modules[package].__dict__
+
+    def __getattr__(name: str) -> Any:
+        home = homes.get(name)
+        if home is not None:
+            value = getattr(importlib.import_module(home, package), name)
+            namespace[name] = value  # found directly from now on
+            return value
+        if name in rooms:
+            return importlib.import_module(f".{name}", package)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
 # The room each re-exported name lives in, loaded on first use: `python -m linkkit` and a batch load only the
 # rooms they use (a web archive's run never the text scanner's patterns, a text run never HTML, mail or security).
 _HOMES = {
@@ -46,23 +70,17 @@ _HOMES = {
     **dict.fromkeys(("defang", "flags", "refang"), ".security"),
 }
 _ROOMS = frozenset({"batch", "cli", "html", "io", "link", "mail", "security", "sources", "text", "uri"})
+_names_and_rooms = _names_on_first_use(__name__, _HOMES, _ROOMS)
 
 
 def __getattr__(name: str) -> Any:
     """The re-exported names, the rooms (``linkkit.html``...) and ``__version__``, each loaded on first use
     (PEP 562): importing the face pays for no room, and a run for the rooms it uses."""
-    home = _HOMES.get(name)
-    if home is not None:
-        value = getattr(importlib.import_module(home, __name__), name)
-        globals()[name] = value  # found directly from now on
-        return value
-    if name in _ROOMS:
-        return importlib.import_module(f".{name}", __name__)
     if name == "__version__":
         from importlib.metadata import version
 
         return version("linkkit")  # single source: the version in pyproject.toml
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _names_and_rooms(name)
 
 
 __all__ = [

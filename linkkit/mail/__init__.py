@@ -6,11 +6,11 @@ located in the raw bytes, RFC 2046) -> ``parts`` (transfer encodings, charsets, 
 RFC 5064) -> ``rewrite`` (changed parts re-encoded, every other byte copied).
 """
 
-import importlib
 import sys
 import types
 from typing import TYPE_CHECKING, Any
 
+from .. import _names_on_first_use
 from .errors import MailError, Problem
 
 if TYPE_CHECKING:
@@ -29,14 +29,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A name of linkkit.mail, its module loaded on first use (PEP 562)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(home, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = _names_on_first_use(__name__, _HOMES)
 
 
 class _Face(types.ModuleType):

@@ -58,3 +58,12 @@ def test_the_face_gives_its_names_and_rooms_on_first_use() -> None:
             "assert linkkit.uri.resolve is linkkit.resolve\nfrom linkkit import finditer, flags\n"
             "assert callable(finditer) and callable(flags)")
     _modules_after(code)
+
+
+def test_the_uri_core_loads_its_modules_on_first_use() -> None:
+    loaded = _modules_after("import linkkit.uri")
+    assert not {name for name in loaded if name.startswith("linkkit.uri.")}
+    code = ("import linkkit.uri as uri\nassert uri.validate is uri.validation.validate\n"
+            "assert uri.scheme_specific('ftp://h/p;type=a').typecode == 'a'\n"
+            "assert uri.urn.parse_urn('urn:ab:c').nid == 'ab'")
+    assert {"linkkit.uri.validation", "linkkit.uri.rfc1738", "linkkit.uri.urn"} <= _modules_after(code)
