@@ -20,14 +20,12 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from re import Match
 from re import compile as _compile_plain
-from typing import NamedTuple
-
-import regex
+from re import escape as _escape
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class
 from ..uri.percent import percent_encode
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
-from ..uri.urn import NamestringTails, URNError, is_urn, parse_urn
 from .reference import _NEW, _SET_FIELDS, Delimiter, Kind, Reference
 from .rules import (
     CLOSING,
@@ -68,6 +66,36 @@ class ScanOptions:
             raise ValueError(f"max_length must be at least 1, not {self.max_length!r}")
 
 
+if TYPE_CHECKING:
+    import regex
+
+
+class _Pattern:
+    """A pattern of the ``regex`` package, compiled -- and the package imported -- when it is first used: a text whose
+    references all take the hot path needs neither, and a run compiles only the patterns its texts call for (the
+    package and all of them cost a start-up about 12 ms).  Once compiled, its methods are the pattern's own."""
+
+    __slots__ = ("_source", "findall", "fullmatch", "match", "search", "sub")
+    findall: Callable[..., list[Any]]
+    fullmatch: Callable[..., Any]
+    match: Callable[..., Any]
+    search: Callable[..., Any]
+    sub: Callable[..., str]
+
+    def __init__(self, source: str) -> None:
+        """*source* carries its flags inline, ``(?r)`` for ``regex.REVERSE``, ``(?i)`` for ``regex.IGNORECASE``."""
+        self._source = source
+
+    def __getattr__(self, name: str) -> Any:
+        """Reached only while the methods are unset: compile, keep the compiled pattern's methods."""
+        import regex
+
+        compiled = regex.compile(self._source)
+        for method in self.__slots__[1:]:
+            setattr(self, method, getattr(compiled, method))
+        return getattr(compiled, name)
+
+
 # The typesetters' hyphens are no URI characters: they join a reference only right before a line break.
 _TYPESET_HYPHENS = "".join(hyphen for hyphen in HYPHEN_READINGS if hyphen not in URI_CHARS)
 _BEFORE_LINE_BREAK = r"(?=[^\S\r\n]*[\r\n])"
@@ -90,35 +118,35 @@ _LIST_SEPARATOR_REACH = MAX_SCHEME + 4  # how far past a "," the run may look
 _RUN_ITEMS = 1024
 # Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
 # closing brackets, which the walk forward weighs one at a time, and list separators.
-_BARE_RUN = regex.compile(
+_BARE_RUN = _Pattern(
     "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS) + "++|" + _LIST_SEPARATOR + "|"
     + IRI_CHARACTERS + f"){{0,{_RUN_ITEMS}}}+"
 )
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
 # typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
-_ANGLE_RUN = regex.compile(
+_ANGLE_RUN = _Pattern(
     "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
     + _BEFORE_LINE_BREAK + f"){{0,{_RUN_ITEMS}}}+"
 )
-_PROSE_RUN_BACK = regex.compile(_class("".join(PROSE_PUNCTUATION)) + "+", regex.REVERSE)
+_PROSE_RUN_BACK = _Pattern("(?r)" + _class("".join(PROSE_PUNCTUATION)) + "+")
 
 # --- walking back ----------------------------------------------------------------------------------------------
 
 # RFC 3986 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ); walked back from the ":" trigger.
-_SCHEME_RUN_BACK = regex.compile(_class(SCHEME_CHARS) + "+", regex.REVERSE)
+_SCHEME_RUN_BACK = _Pattern("(?r)" + _class(SCHEME_CHARS) + "+")
 _ALPHA_SET = frozenset(ALPHA)
 _DIGIT_SET = frozenset(DIGIT)
 _SCHEME_SET = frozenset(SCHEME_CHARS)
 # RFC 1738 appendix / RFC 2396 appendix E: "<", optional "URL:" (any case), whitespace in between is ignored.
-_ANGLE_OPEN_BACK = regex.compile(rf"<\s{{0,{MAX_WRAP}}}(?:(?i:URL):\s{{0,{MAX_WRAP}}})?", regex.REVERSE)
+_ANGLE_OPEN_BACK = _Pattern(rf"(?r)<\s{{0,{MAX_WRAP}}}(?:(?i:URL):\s{{0,{MAX_WRAP}}})?")
 # RFC 2396 appendix E: the prefix "URL:" "(with or without a trailing space)" before a bare reference.
-_URL_PREFIX_BACK = regex.compile(r"(?i:URL): ?", regex.REVERSE)
+_URL_PREFIX_BACK = _Pattern(r"(?r)(?i:URL): ?")
 _ASCII_ALNUM = frozenset(ALPHA + DIGIT)
 # The dot-atom characters of an e-mail local-part that prose does not also use (RFC 5322 3.2.3, less the atext
 # symbols "!#$&'*/=?^`{|}~", which glue addresses to the words around them), with IRI letters (RFC 6531 3.3).
 _LOCAL_PART_CHARS = r"\p{L}\p{N}._%+\-"
-_LOCAL_PART_BACK = regex.compile(f"[{_LOCAL_PART_CHARS}]{{1,{MAX_LOCAL_PART}}}", regex.REVERSE)
-_LOCAL_PART_CHAR = regex.compile(f"[{_LOCAL_PART_CHARS}]")
+_LOCAL_PART_BACK = _Pattern(f"(?r)[{_LOCAL_PART_CHARS}]{{1,{MAX_LOCAL_PART}}}")
+_LOCAL_PART_CHAR = _Pattern(f"[{_LOCAL_PART_CHARS}]")
 # Before "www." or "ftp.": a character that would make it the middle of a word, a host, a path or a query.
 _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 
@@ -126,10 +154,10 @@ _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 
 # RFC 2396 appendix E: "a line break immediately after a hyphen" -- "ignore all unescaped whitespace around the
 # line break".  One line break only: a blank line ends a paragraph, and a reference with it.
-_HYPHEN_WRAP = regex.compile(rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}")
+_HYPHEN_WRAP = _Pattern(rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}")
 # In quoted mail the next line starts with the quote marker again (RFC 3676 4.5), at most this deep.
 _MAX_QUOTE_DEPTH = 16
-_QUOTED_HYPHEN_WRAP = regex.compile(
+_QUOTED_HYPHEN_WRAP = _Pattern(
     rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}(?:>[ \t]{{0,{MAX_WRAP}}}){{1,{_MAX_QUOTE_DEPTH}}}"
 )
 # How far past a run the decision may look: a typesetter's hyphen, the wrap, then a scheme and "//" at the start
@@ -137,17 +165,17 @@ _QUOTED_HYPHEN_WRAP = regex.compile(
 _HYPHEN_WRAP_REACH = 1 + (2 + _MAX_QUOTE_DEPTH) * (MAX_WRAP + 1) + 2 + MAX_SCHEME + 3
 # A wrapped line continues with a letter, a digit or a character that carries a URI on ("/", "?", "#", "%", "&",
 # "=", "_", "~", "."); a next line that opens with a bracket, a quote or a list's "-" or "*" is prose.
-_CONTINUATION_START = regex.compile(r"[\p{L}\p{N}/?#%&=_~.]")
+_CONTINUATION_START = _Pattern(r"[\p{L}\p{N}/?#%&=_~.]")
 # A hyphen-wrapped line does not continue into a line that starts a reference of its own.
-_SCHEME_AHEAD = regex.compile(_class(ALPHA) + _class(SCHEME_CHARS) + f"{{0,{MAX_SCHEME - 1}}}:")
-_ABBREVIATED_AHEAD = regex.compile(r"(?i:www|ftp)\.")
+_SCHEME_AHEAD = _Pattern(_class(ALPHA) + _class(SCHEME_CHARS) + f"{{0,{MAX_SCHEME - 1}}}:")
+_ABBREVIATED_AHEAD = _Pattern(r"(?i:www|ftp)\.")
 # A mail quote marker at the start of a line ("> ", "> > "; RFC 3676 4.5 calls it the quote indicator). A quoted
 # <...> reference carries it on each line it is wrapped over.
-_QUOTE_MARKER = regex.compile(r"[ \t]*(?:>[ \t]*)+")
-_QUOTE_MARKER_AFTER_BREAK = regex.compile(r"(?<=[\r\n])[ \t]*(?:>[ \t]*)+")
+_QUOTE_MARKER = _Pattern(r"[ \t]*(?:>[ \t]*)+")
+_QUOTE_MARKER_AFTER_BREAK = _Pattern(r"(?<=[\r\n])[ \t]*(?:>[ \t]*)+")
 _MAX_QUOTED_LINE = 256  # how far back the start of a quoted line is looked for
 # A hyphen at a line break, read one way in .uri and the other way in .alternatives (HYPHEN_READINGS).
-_HYPHEN_AT_BREAK = regex.compile(_class("".join(HYPHEN_READINGS)) + _BEFORE_LINE_BREAK)
+_HYPHEN_AT_BREAK = _Pattern(_class("".join(HYPHEN_READINGS)) + _BEFORE_LINE_BREAK)
 
 # RFC 1034 3.5 / RFC 1123 2.1: a label is letters, digits and inner hyphens, at most 63 characters; IDN labels
 # (RFC 5890) in their Unicode form are letters too.
@@ -157,14 +185,14 @@ _LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\
 # authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
 # The labels are possessive: a label given back leaves a "." next, which neither ends a host nor the text, so
 # backtracking could only fail again -- in quadratic time on "www.a-www.a-...".
-_ABBREVIATED = regex.compile(rf"(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++(?:[:/?#]|\Z)", regex.IGNORECASE)
+_ABBREVIATED = _Pattern(rf"(?i)(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++(?:[:/?#]|\Z)")
 # The same host read in pieces, for a whole candidate of any length: one match of an unbounded repetition of labels
 # holds memory per label ("www" + ".a" * 4_000_000 raised MemoryError), so they are matched _RUN_ITEMS at a time.
-_ABBREVIATED_FIRST = regex.compile(rf"(?:www|ftp)\.{_LABEL}", regex.IGNORECASE)
-_FIRST_LABEL = regex.compile(_LABEL)
-_MORE_LABELS = regex.compile(rf"(?:\.{_LABEL}){{1,{_RUN_ITEMS}}}+")
-_HOST_END = regex.compile(r"[:/?#]|\Z")
-_LABEL_CHAR = regex.compile(r"[\p{L}\p{N}\-@]")
+_ABBREVIATED_FIRST = _Pattern(rf"(?i)(?:www|ftp)\.{_LABEL}")
+_FIRST_LABEL = _Pattern(_LABEL)
+_MORE_LABELS = _Pattern(rf"(?:\.{_LABEL}){{1,{_RUN_ITEMS}}}+")
+_HOST_END = _Pattern(r"[:/?#]|\Z")
+_LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
 
 # --- triggers --------------------------------------------------------------------------------------------------
 
@@ -185,7 +213,7 @@ _SCHEME_COLON = (
 _ABBREVIATED_PREFIXES = ("www", "WWW", "Www", "ftp", "FTP", "Ftp")
 _ABBREVIATED_TRIGGER = _compile_plain(r"\.(?<=" + "|".join(p + r"\." for p in _ABBREVIATED_PREFIXES) + ")")
 _ABBREVIATED_DOT = 3  # the trigger is found at the "." and starts at the "www" or "ftp" before it
-_EMAIL_TRIGGER = regex.compile(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
+_EMAIL_TRIGGER = _Pattern(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
 _MARGIN = 16  # streams: a trigger this close to the end of the text read so far waits for more text
 # Streams keep this much text before the resume point: every walk back above stays within it.
 _LOOKBEHIND = 4 * MAX_WRAP + MAX_SCHEME + MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
@@ -194,7 +222,7 @@ _LOOKBEHIND = 4 * MAX_WRAP + MAX_SCHEME + MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
 _BARE_REACH = max(_LIST_SEPARATOR_REACH, _HYPHEN_WRAP_REACH)
 # Linear time: a candidate whose run goes on longer than this is first judged by this much of it.
 _WINDOW = 256
-_WHITESPACE = regex.compile(r"\s")
+_WHITESPACE = _Pattern(r"\s")
 # parse_urn reads left to right and decides at a position from at most this many characters after it (the two
 # hex digits of a pct-encoded triplet, RFC 3986 2.1; "+" or "=" after "?", RFC 8141 2).
 _URN_LOOKAHEAD = 2
@@ -323,7 +351,7 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     return end, horizon
 
 
-def _run_end(pattern: regex.Pattern[str], text: str, pos: int, limit: int) -> int:
+def _run_end(pattern: _Pattern, text: str, pos: int, limit: int) -> int:
     """Where a possessive run of *pattern* that starts at *pos* ends (it may be empty), read ``_RUN_ITEMS`` items
     at a time; every item is decided by its own characters, so the pieces join into the run one match would give."""
     while True:
@@ -403,7 +431,7 @@ _PLAIN_LAST = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values(
 # closing brackets, which end it when the run opened none (RFC 3986 appendix C).
 _PLAIN_STOP = r"[\x00-\x20\x7f" + "".join(
     "\\" + c for c in sorted(set(map(chr, range(0x21, 0x7f))) - set(URI_CHARS))
-) + regex.escape("".join(CLOSING)) + "]"
+) + _escape("".join(CLOSING)) + "]"
 _PLAIN_REACH = _WINDOW - _LIST_SEPARATOR_REACH  # a run this long or longer is left to the windowed judgement
 # The ":" trigger and, when it can be read, the plain run after it, in one search: group 1 ends where the reference
 # ends (after the prose punctuation is trimmed), the match where the run ends; group 1 is unset when the run goes on
@@ -512,7 +540,7 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
 # Evidence that "scheme:" starts a reference: what the scheme-specific part must start with for "scheme:" in prose to be
 # a reference, by scheme (the scheme table's prose_start: "//" for ftp, "/" for file...); the other schemes need
 # nothing.
-_PROSE_START = {name: regex.compile(row.prose_start) for name, row in SCHEMES.items() if row.prose_start}
+_PROSE_START = {name: _compile_plain(row.prose_start) for name, row in SCHEMES.items() if row.prose_start}
 # The schemes for which "//" and a character that is none of "/?#" make "scheme:" usable (_usable's common case).
 _SLASHES_ENOUGH = frozenset(
     name for name in KNOWN_SCHEMES if name not in _PROSE_START or _PROSE_START[name].match("//") is not None
@@ -522,7 +550,7 @@ _SLASHES_ENOUGH = frozenset(
 _PLAIN_SCHEMES = frozenset(name for name in KNOWN_SCHEMES if name != "urn" and name[:1].isalpha())
 # The letters of the scripts that write words without spaces between them (Chinese and Japanese prose glues words to
 # "nntp:").
-_CJK_LETTER = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_CJK_LETTER = _Pattern(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
 # How much of what follows "scheme:" is weighed for that: less than a window, so that the beginning of a long run
 # decides, the same whether the run is judged whole or by its beginning.
 _CJK_SAMPLE = 128
@@ -572,6 +600,8 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
         return None, extent.horizon
     kind: Kind = "uri"
     if name == "urn":
+        from ..uri.urn import is_urn  # RFC 8141's parser, loaded by the first "urn:" candidate
+
         # RFC 8141 2: a "urn:" reference must be a URN; IRI letters are checked as their
         # percent-encoded octets (RFC 3987 3.1).
         if not is_urn(percent_encode(uri, URI_CHARS)):
@@ -589,6 +619,8 @@ class _URNRun:
     """
 
     def __init__(self, text: str, extent: _Extent) -> None:
+        from ..uri.urn import NamestringTails
+
         self.start, self.end, self.horizon = extent.start, extent.end, extent.horizon
         self.tails = NamestringTails(text, extent.start, extent.end)
         # Per kind of bracket: its openers and closers in the run (the walk matched every closer it crossed), and
@@ -708,6 +740,8 @@ def _scheme_rejected_early(name: str, beginning: str, before: str) -> bool:
         return True
     if name != "urn":
         return False
+    from ..uri.urn import URNError, parse_urn
+
     encoded = beginning if beginning.isascii() else percent_encode(beginning, URI_CHARS)  # RFC 3987 3.1
     try:
         parse_urn(encoded)

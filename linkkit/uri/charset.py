@@ -39,10 +39,23 @@ IPVFUTURE_CHARS = UNRESERVED + SUB_DELIMS + ":"
 URI_CHARS = RESERVED + UNRESERVED + "%"
 
 
+# The runs a class writes as ranges: the regex engines parse a class item by item, and the scanner's run of URI
+# characters compiles in half the time as 26 items instead of 85 (the same set, in either case).
+_RANGES = (("0-9", DIGIT), ("A-Z", ALPHA[:26]), ("a-z", ALPHA[26:]))
+
+
+def _class_items(chars: str) -> str:
+    """The items of a regex character class of *chars*: each whole run of DIGIT or of either case of ALPHA as one
+    range, every other character escaped."""
+    ranges = [spelled for spelled, run in _RANGES if all(c in chars for c in run)]
+    covered = "".join(run for spelled, run in _RANGES if spelled in ranges)
+    return "".join(ranges) + "".join(re.escape(c) for c in chars if c not in covered)
+
+
 def char_class(chars: str, *, pct_encoded: bool = False, extra: str = "") -> str:
     """A regex character class matching one of *chars* (or a pct-encoded triplet when *pct_encoded*); *extra* is
     added inside the brackets as written (a class escape such as ``\\s``)."""
-    cls = "[" + "".join(re.escape(c) for c in chars) + extra + "]"
+    cls = "[" + _class_items(chars) + extra + "]"
     return f"(?:{cls}|{PCT_ENCODED})" if pct_encoded else cls
 
 
@@ -53,7 +66,7 @@ def always_match(pattern: re.Pattern[str], text: str, pos: int = 0) -> re.Match[
 
 def complement_class(chars: str) -> str:
     """A regex character class matching any one character (line breaks too) that is not one of *chars*."""
-    return "[^" + "".join(re.escape(c) for c in chars) + "]"
+    return "[^" + _class_items(chars) + "]"
 
 
 # RFC 3986 2.1: pct-encoded = "%" HEXDIG HEXDIG

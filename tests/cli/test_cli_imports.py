@@ -67,3 +67,10 @@ def test_the_uri_core_loads_its_modules_on_first_use() -> None:
             "assert uri.scheme_specific('ftp://h/p;type=a').typecode == 'a'\n"
             "assert uri.urn.parse_urn('urn:ab:c').nid == 'ab'")
     assert {"linkkit.uri.validation", "linkkit.uri.rfc1738", "linkkit.uri.urn"} <= _modules_after(code)
+
+
+def test_a_scan_whose_references_take_the_hot_path_loads_neither_regex_nor_urns() -> None:
+    hot = _modules_after("import linkkit\nassert linkkit.findall('see http://a.example/x, https://b.example/.')")
+    assert "linkkit.text.scan" in hot and not hot & {"regex", "linkkit.uri.urn", "linkkit.uri.validation"}
+    walked = _modules_after("import linkkit\nassert linkkit.findall('see www.a.example and urn:isbn:0451450523')")
+    assert {"regex", "linkkit.uri.urn"} <= walked

@@ -5,12 +5,15 @@ character in tests/fixtures/uri/charset.txt."""
 from __future__ import annotations
 
 import re
+from types import ModuleType
 from typing import NamedTuple
 
 import pytest
+import regex
 from fixtures_loader import load_table
 
 import linkkit
+from linkkit.uri import charset
 from linkkit.uri.percent import percent_encode
 
 
@@ -68,3 +71,19 @@ def test_validation_accepts_a_character_only_where_its_class_is_allowed(row: Row
     assert ("valid" if linkkit.is_valid(text, rule=rule) else "invalid") == getattr(row, context), text
     # validate() agrees with is_valid() (the diagnosis and the fast path share the classes)
     assert (linkkit.validate(text, rule=rule) == ()) == linkkit.is_valid(text, rule=rule)
+
+
+@pytest.mark.parametrize("name", ["ALPHA", "DIGIT", "HEXDIG", "UNRESERVED", "SCHEME_CHARS", "PCHAR", "URI_CHARS"])
+@pytest.mark.parametrize("engine", [re, regex])
+@pytest.mark.parametrize("caseless", [False, True])
+def test_a_class_written_with_ranges_holds_the_characters_it_would_enumerate(
+    name: str, engine: ModuleType, caseless: bool
+) -> None:
+    chars = getattr(charset, name)
+    flags = engine.IGNORECASE if caseless else 0
+    ranged = engine.compile(charset.char_class(chars), flags)
+    enumerated = engine.compile("[" + "".join(re.escape(c) for c in chars) + "]", flags)
+    complement = engine.compile(charset.complement_class(chars), flags)
+    inside = {c for c in map(chr, range(0x3000)) if enumerated.fullmatch(c)}  # with caseless: "K" (U+212A)...
+    assert {c for c in map(chr, range(0x3000)) if ranged.fullmatch(c)} == inside
+    assert {c for c in map(chr, range(0x3000)) if not complement.fullmatch(c)} == inside
