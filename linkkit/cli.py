@@ -39,7 +39,8 @@ from .io import (
 from .mail.mailbox import is_maildir, messages_after
 from .sources import Counts, Document, WalkOptions, documents, names_from
 from .sources.files import open_list, walk
-from .sources.inputs import is_mail
+from .sources.document import FILE
+from .sources.inputs import WHOLE_SIZE, is_mail, listed
 from .uri.resolution import Base
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
@@ -235,8 +236,9 @@ def _write_outcomes(outcomes: Iterable[Outcome], out: Output | None, progress: P
             _copy_spilled(outcome.spilled, out)
         for message in outcome.messages:
             progress.write(message)
-        failed |= outcome.failed
-        progress.add(size=outcome.size, links=outcome.links, failed=outcome.failed)
+        failed |= outcome.failed > 0
+        progress.add(size=outcome.size, links=outcome.links, failed=outcome.failed, records=outcome.records,
+                     binary=outcome.binary)
     return failed
 
 
@@ -244,7 +246,10 @@ def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
     options = _extract_options(args)
     counts = Counts()
     progress = _progress(args, stderr, counts)
-    inputs = documents(_names(args), _walking(args), counts, encoding=args.encoding)
+    if args.engine == "local" and (args.jobs or default_jobs()) == 1:  # no other process to open the files
+        inputs = documents(_names(args), _walking(args), counts, encoding=args.encoding, whole=WHOLE_SIZE)
+    else:
+        inputs = listed(_names(args), _walking(args), counts, encoding=args.encoding)
     outcomes = _mapped(args, partial(extract_all, options=options), inputs)
     first = header(options.format)
     with contextlib.ExitStack() as stack:
@@ -452,7 +457,7 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
                 size = os.path.getsize(item)
             except OSError:
                 size = 0
-            yield Document(item, "file", path=item, size=size)
+            yield Document(item, FILE, path=item, size=size)
 
     try:
         failed = _write_outcomes(_mapped(args, partial(rewrite_files, options=options), files()), None, progress, False)

@@ -5,6 +5,7 @@ sniffing, checked writes and atomic replacement of a file in place."""
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import re
 import shutil
@@ -30,6 +31,7 @@ BOMS = (
     (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), (codecs.BOM_UTF8, "utf-8"),
     (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+BOM_STARTS = b"".join(sorted({bom[:1] for bom, codec in BOMS}))  # the first byte of some BOM
 # Codecs that read (and write) a BOM themselves: without one, their text is read as this codec, as HTML does.
 BOM_LESS = {"utf-8-sig": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}
 UNDECODED = re.compile("[\udc80-\udcff]+")  # PEP 383: the lone surrogates surrogateescape decodes bad bytes to
@@ -93,10 +95,17 @@ def text_codec(source: Input, label: str) -> str:
 def text_encoding(source: Input, head: bytes) -> Encoding:
     """A BOM decides, as it does for HTML (HTML 13.2.3.1 step 1, "BOM sniffing"); else ``--encoding``, else UTF-8."""
     given = None if source.encoding is None else text_codec(source, source.encoding)
-    for bom, codec in BOMS:
-        if head.startswith(bom):
-            return Encoding(bom, codec)
-    return Encoding(b"", given or "utf-8")
+    if head[:1] in BOM_STARTS:  # (an empty head is in too, and has none)
+        for bom, codec in BOMS:
+            if head.startswith(bom):
+                return Encoding(bom, codec)
+    return _without_bom(given or "utf-8")
+
+
+@functools.cache
+def _without_bom(codec: str) -> Encoding:
+    """The encoding of a text without a BOM: one value per codec, made once (a batch asks once per file)."""
+    return Encoding(b"", codec)
 
 
 @dataclass
@@ -406,6 +415,6 @@ def starts_as_html(data: bytes) -> bool:
     or body tag."""
     head = data[:SNIFF_SIZE]
     bom, codec = b"", "latin-1"
-    if head[:1] in b"\xef\xfe\xff\x00":  # the first byte of some BOM (an empty head is in too, and has none)
+    if head[:1] in BOM_STARTS:  # the first byte of some BOM (an empty head is in too, and has none)
         bom, codec = next(((bom, codec) for bom, codec in BOMS if head.startswith(bom)), (bom, codec))
     return _HTML_START.match(head[len(bom):].decode(codec, "ignore")) is not None

@@ -12,15 +12,18 @@ import functools
 import io
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
 from ..errors import InputError, ResolutionError
-from ..io import CHUNK_SIZE, SNIFF_SIZE, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding
+from ..io import (
+    CHUNK_SIZE, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding,
+)
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
-from ..sources.document import ERROR, HTML, MAIL, Document, HeaderLink
+from ..sources.document import ERROR, FILE, HTML, MAIL, Document, HeaderLink
+from ..sources.inputs import WHOLE_SIZE, Counts, file_documents
 from ..uri.resolution import Base
 from .formats import LINE, LinkLine, link_lines
 
@@ -76,18 +79,20 @@ SPILL_SIZE = 1 << 20  # bytes of one document's output held in memory before it 
 
 
 class Outcome(NamedTuple):
-    """The results of one document: its output lines (bytes, each ending in LF; joined into one without *unique*);
-    each line's URI when *unique* was asked (None for an error record, which is never dropped); what goes to
-    standard error; whether it failed; how many links and records it gave, and the bytes it stood for."""
+    """The results of one input, or of a run of them: the output lines (bytes, each ending in LF; joined into one
+    without *unique*); each line's URI when *unique* was asked (None for an error record, which is never dropped);
+    what goes to standard error; how many records failed; how many links and records it gave, the bytes they
+    stood for, and the binary files skipped."""
 
     lines: list[bytes]
     uris: list[str | None] | None
     messages: list[str]
-    failed: bool
+    failed: int
     links: int
     records: int
     size: int
     spilled: str | None = None  # a temporary file holding the output after *lines*: copy it, then remove it
+    binary: int = 0
 
 
 def stream_reach(options: dict[str, Any]) -> int:
@@ -101,14 +106,14 @@ def stream_reach(options: dict[str, Any]) -> int:
 Row = tuple[LinkLike, int | None, int | None]  # a link, and the 1-based line and column where it starts (or None)
 
 
-@dataclass(frozen=True, slots=True)
-class Site:
+class Site(NamedTuple):
     """What the records of a run of links share: the input's name, the unit of their spans, the fields a finder
-    adds to each (the document's position), and the link attributes it adds after those (a mail part's)."""
+    adds to each (the document's position), and the link attributes it adds after those (a mail part's). A tuple:
+    one is made per document, and a small file's whole cost counts."""
 
     input: str
-    unit: Unit = "character"
-    extra: dict[str, Any] = field(default_factory=dict)
+    unit: Unit
+    extra: dict[str, Any]
     attributes: tuple[str, ...] = ()
 
 
@@ -233,20 +238,26 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     :func:`linkkit.finditer`, which finds what the stream finds; None when its bytes need the stream's account of
     what cannot be decoded (an odd byte of UTF-16)."""
     data = document.data or b""
-    encoding = text_encoding(source, data[:SNIFF_SIZE])
+    encoding = text_encoding(source, data)
     try:
-        text = data[len(encoding.bom):].decode(encoding.codec, ERRORS)
+        text = (data[len(encoding.bom):] if encoding.bom else data).decode(encoding.codec, ERRORS)
     except UnicodeDecodeError:
         return None
-    undecodable = Undecodable()
-    undecodable.check(text, 0, 1, 0)
     refs = _text().finditer(text, **options.scanner)
     found: list[Row] = _placed(text, "\n", refs) if places else [(ref, None, None) for ref in refs]
+    if not text.isascii():
+        undecodable = Undecodable()
+        undecodable.check(text, 0, 1, 0)
+        _warn(undecodable, document.name, encoding, messages)
+    return found
+
+
+def _warn(undecodable: Undecodable, name: str, encoding: Encoding, messages: list[str]) -> None:
+    """The warning about the bytes of the input *name* that did not decode, if any, added to *messages*."""
     if undecodable.count:
         warning = io.StringIO()
-        undecodable.warn(Input(document.name, None), encoding, warning)
+        undecodable.warn(Input(name, None), encoding, warning)
         messages.append(warning.getvalue().rstrip("\n"))
-    return found
 
 
 def _placed(text: AnyStr, newline: AnyStr, links: Iterable[LinkLike]) -> list[Row]:
@@ -268,14 +279,19 @@ def _placed(text: AnyStr, newline: AnyStr, links: Iterable[LinkLike]) -> list[Ro
     return placed
 
 
-def _text_rows(document: Document, options: ExtractOptions, messages: list[str], places: bool) -> Iterator[Row]:
+def _text_rows(document: Document, options: ExtractOptions, messages: list[str], places: bool) -> Iterable[Row]:
+    """The rows of a text: a list when it is held whole and decodes, else read as a stream."""
     source = Input(document.path or document.name, options.encoding or _usable_charset(document.charset))
-    label = document.name
     if document.data is not None:
         whole = _whole_text(document, source, options, messages, places)
         if whole is not None:
-            yield from whole
-            return
+            return whole
+    return _streamed_rows(document, source, options, messages, places)
+
+
+def _streamed_rows(document: Document, source: Input, options: ExtractOptions, messages: list[str], places: bool,
+                   ) -> Iterator[Row]:
+    label = document.name
     stream: IO[bytes] = io.BytesIO(document.data or b"") if document.data is not None else _opened(document)
     with stream:
         try:
@@ -286,10 +302,7 @@ def _text_rows(document: Document, options: ExtractOptions, messages: list[str],
             yield from text_rows(chunks, options.scanner, places)
         except CORRUPT as error:  # a compressed file cut short: the links before the cut are out already
             raise InputError(label, f"cannot decompress further: {error}") from None
-    if undecodable.count:
-        warning = io.StringIO()
-        undecodable.warn(Input(label, None), encoding, warning)
-        messages.append(warning.getvalue().rstrip("\n"))
+    _warn(undecodable, label, encoding, messages)
 
 
 def _opened(document: Document) -> IO[bytes]:
@@ -372,51 +385,96 @@ def _encoded(lines: list[str]) -> bytes:
 
 def extract(document: Document, options: ExtractOptions) -> Outcome:
     """The one pure function every driver maps: *document*'s records as formatted output lines, an error record
-    in place of what could not be read."""
+    in place of what could not be read. A ``file`` document is opened here, told by its content and each document
+    it holds done in turn (none for a binary file, which the outcome counts)."""
+    if document.kind != FILE:
+        return _extracted((document,), options, None)
+    counts = Counts()
+    return _extracted(file_documents(document.path or document.name, counts, options.encoding, whole=WHOLE_SIZE),
+                      options, counts)
+
+
+def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: Counts | None) -> Outcome:
+    """The output lines of *documents*, one input's, in order; *counts* what their source met besides them."""
     places = options.format != "plain"  # one URI per line: no line and column to find
     lines: list[str] = []
     uris: list[str | None] | None = [] if options.unique else None
     messages: list[str] = []
-    failed = False
-    count = held = 0
+    failed = count = held = records = size = 0
     spill: IO[bytes] | None = None
     spill_path = ""
-    context: Context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
-    try:
-        for site, rows in _groups(document, options, messages, places):
-            line_of = _line_writer(options, site, context)
-            for link, line, column in rows:
-                text = line_of(link, line, column)
-                lines.append(text)
-                held += len(text)
-                count += 1
-                if uris is not None:
-                    uris.append(link.uri)
-                elif held > SPILL_SIZE and options.spill:
-                    if spill is None:
-                        import tempfile
+    for document in documents:
+        records += 1
+        size += document.size
+        context: Context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
+        try:
+            for site, rows in _groups(document, options, messages, places):
+                line_of = _line_writer(options, site, context)
+                for link, line, column in rows:
+                    text = line_of(link, line, column)
+                    lines.append(text)
+                    held += len(text)
+                    count += 1
+                    if uris is not None:
+                        uris.append(link.uri)
+                    elif held > SPILL_SIZE and options.spill:
+                        if spill is None:
+                            import tempfile
 
-                        descriptor, spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
-                        spill = os.fdopen(descriptor, "wb")
-                    spill.write(_encoded(lines))
-                    lines, held = [], 0
-    except InputError as error:
-        failed = True
-        messages.append(f"linkkit: error: {error}")
-        if options.format != "plain":
-            lines.append(LINE[options.format](error_record(document, str(error))))
-            if uris is not None:
-                uris.append(None)
+                            descriptor, spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
+                            spill = os.fdopen(descriptor, "wb")
+                        spill.write(_encoded(lines))
+                        lines, held = [], 0
+        except InputError as error:
+            failed += 1
+            messages.append(f"linkkit: error: {error}")
+            if options.format != "plain":
+                lines.append(LINE[options.format](error_record(document, str(error))))
+                if uris is not None:
+                    uris.append(None)
+    binary = 0 if counts is None else counts.binary
     if spill is not None:
         spill.write(_encoded(lines))
         spill.close()
-        return Outcome([], uris, messages, failed, count, 1, document.size, spill_path)
+        return Outcome([], uris, messages, failed, count, records, size, spill_path, binary)
     if uris is not None:
-        return Outcome([_encoded([text]) for text in lines], uris, messages, failed, count, 1, document.size)
+        return Outcome([_encoded([text]) for text in lines], uris, messages, failed, count, records, size, None,
+                       binary)
     # one value to send back from a worker, not one per link
-    return Outcome([_encoded(lines)] if lines else [], uris, messages, failed, count, 1, document.size)
+    return Outcome([_encoded(lines)] if lines else [], uris, messages, failed, count, records, size, None, binary)
 
 
 def extract_all(documents: list[Document], options: ExtractOptions) -> list[Outcome]:
-    """:func:`extract` over a chunk of documents: the task a worker is given."""
-    return [extract(document, options) for document in documents]
+    """:func:`extract` over a chunk of documents: the task a worker is given. A run of outcomes that nothing
+    tells apart (no URIs kept for ``--unique``, nothing spilled, messages only at its end, so that each still
+    follows its document's lines) comes back joined into one: one value per run for the main process to receive
+    and write, not one per file."""
+    outcomes: list[Outcome] = []
+    run: list[Outcome] = []
+    for document in documents:
+        outcome = extract(document, options)
+        if outcome.uris is not None or outcome.spilled is not None:
+            if run:
+                outcomes.append(joined(run))
+                run = []
+            outcomes.append(outcome)
+            continue
+        run.append(outcome)
+        if outcome.messages:
+            outcomes.append(joined(run))
+            run = []
+    if run:
+        outcomes.append(joined(run))
+    return outcomes
+
+
+def joined(run: list[Outcome]) -> Outcome:
+    """The outcomes of consecutive documents as one (none kept URIs or spilled): their lines as one value, their
+    messages and counts together."""
+    if len(run) == 1:
+        return run[0]
+    data = b"".join([line for outcome in run for line in outcome.lines])
+    return Outcome([data] if data else [], None, [message for outcome in run for message in outcome.messages],
+                   sum(outcome.failed for outcome in run), sum(outcome.links for outcome in run),
+                   sum(outcome.records for outcome in run), sum(outcome.size for outcome in run), None,
+                   sum(outcome.binary for outcome in run))

@@ -14,7 +14,7 @@ class Progress:
     def __init__(self, stream: IO[str], *, show: bool, files: Callable[[], int] = lambda: 0) -> None:
         self.stream = stream
         self.files = files  # files opened so far (the sources count them)
-        self.records = self.links = self.bytes = self.errors = 0
+        self.records = self.links = self.bytes = self.errors = self.binary = 0
         self.started = time.monotonic()
         self.bar: Any = None
         self.shown = 0.0
@@ -25,11 +25,14 @@ class Progress:
             self.bar = tqdm.tqdm(file=stream, unit="B", unit_scale=True, unit_divisor=1024, dynamic_ncols=True,
                                  leave=False, desc="linkkit")
 
-    def add(self, *, size: int, links: int, failed: bool) -> None:
-        self.records += 1
+    def add(self, *, size: int, links: int, failed: int, records: int = 1, binary: int = 0) -> None:
+        """Count *records* more documents (one by default), with their *links*, *size* in bytes, the *failed* ones
+        among them, and *binary* files skipped where they were read."""
+        self.records += records
         self.links += links
         self.bytes += size
         self.errors += failed
+        self.binary += binary
         if self.bar is not None:
             self.bar.update(size)
             now = time.monotonic()
@@ -53,9 +56,10 @@ class Progress:
             self.bar.close()
 
     def summary(self, *, files: int, binary: int) -> str:
+        """The summary line: *files* listed, and *binary* files skipped besides those the outcomes counted."""
         seconds = max(time.monotonic() - self.started, 1e-9)
         return (
             f"linkkit: {files} file(s), {self.records} record(s), {self.links} link(s), "
             f"{self.bytes / 1e6:.1f} MB in {seconds:.2f} s ({self.bytes / 1e6 / seconds:.1f} MB/s), "
-            f"{binary} binary file(s) skipped, {self.errors} error(s)"
+            f"{binary + self.binary} binary file(s) skipped, {self.errors} error(s)"
         )

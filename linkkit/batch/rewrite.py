@@ -366,7 +366,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
         new = _transformed(options, path, data, messages)
         target = _target(options, path)
         if new is None and options.out_dir is None:
-            return Outcome([], None, messages, False, 0, 1, len(data))
+            return Outcome([], None, messages, 0, 0, 1, len(data))
         if options.out_dir is not None:
             target.parent.mkdir(parents=True, exist_ok=True)
         with replacing(target, options.force) as written:
@@ -376,8 +376,8 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             shutil.copymode(path, target)
     except (InputError, OutputError) as error:
         messages.append(f"linkkit: error: {error}")
-        return Outcome([], None, messages, True, 0, 1, document.size)
-    return Outcome([], None, messages, False, 0, 1, len(data))
+        return Outcome([], None, messages, 1, 0, 1, document.size)
+    return Outcome([], None, messages, 0, 0, 1, len(data))
 
 
 def rewrite_files(documents: list[Document], options: TreeOptions) -> list[Outcome]:

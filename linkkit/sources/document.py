@@ -3,12 +3,13 @@ file, a message of a mailbox, a record of a web archive), and where in its input
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import Any
 
-# What a document holds, as the finders read it.
-TEXT, HTML, MAIL, ERROR = "text", "html", "mail", "error"
+# What a document holds, as the finders read it; FILE is a whole file not opened yet, whose kind (and whether it
+# holds several documents, or none: a binary file) is told by the process that reads it.
+TEXT, HTML, MAIL, ERROR, FILE = "text", "html", "mail", "error", "file"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +28,8 @@ class Position:
 
     def fields(self) -> dict[str, Any]:
         """The position as record fields: only what is known, so a text file's records stay as they were."""
+        if self is WHOLE_INPUT:  # a file's: nothing to look up
+            return {}
         return {name: value for name in POSITION_FIELDS if (value := getattr(self, name)) is not None}
 
     def __reduce__(self) -> tuple[type[Position], tuple[Any, ...]]:
@@ -34,6 +37,8 @@ class Position:
 
 
 POSITION_FIELDS = ("offset", "message", "record_id", "target_uri")
+# The position of a document that is its whole input (a file): one shared value, not one made and pickled per file.
+WHOLE_INPUT = Position()
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +57,9 @@ class Document:
 
     ``name`` is the input as the user named it (a path, ``<stdin>``; for a Maildir message its own file);
     ``kind`` is ``text``, ``html`` or ``mail`` (``error`` for an input that could not be read, with ``error`` saying
-    why); ``data`` is the bytes, or None when they are read from ``path`` (decompressed as its content says) when
-    the document is processed, which keeps a large file out of memory until then and out of any pipe to a worker;
+    why; ``file`` for a file named by ``path`` and not opened yet); ``data`` is the bytes, or None when they are
+    read from ``path`` (decompressed as its content says) when the document is processed, which keeps a large file
+    out of memory until then and out of any pipe to a worker;
     ``base`` the retrieval URL where the input says it (RFC 3986 5.1.3) and ``charset`` the encoding it declares;
     ``header_links`` the links of an HTTP envelope; ``size`` the bytes it stands for, for progress;
     ``content_type`` the media type the input declares for it (a WARC record's), when it does.
@@ -65,7 +71,7 @@ class Document:
     path: str | None = None
     base: str | None = None
     charset: str | None = None
-    position: Position = field(default_factory=Position)
+    position: Position = WHOLE_INPUT
     header_links: tuple[HeaderLink, ...] = ()
     error: str | None = None
     size: int = 0
@@ -84,4 +90,4 @@ _DOCUMENT_FIELDS = attrgetter(*(item.name for item in fields(Document)))
 def failure(name: str, message: str, position: Position | None = None) -> Document:
     """The document that stands for an input, or a part of one, that could not be read: it becomes an error
     record in its place in the output."""
-    return Document(name, ERROR, error=message, position=position or Position())
+    return Document(name, ERROR, error=message, position=position or WHOLE_INPUT)

@@ -91,9 +91,10 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
     except OSError as error:
         yield failure(folder, error.strerror or str(error))
         return
+    globs = bool(options.exclude or options.include)
     for entry in entries:
-        path = os.path.join(folder, entry.name)
-        rel = f"{relative}{entry.name}"
+        path = entry.path  # the folder's path joined with the entry's name, as os.path.join would
+        rel = f"{relative}{entry.name}" if globs else ""
         if options.exclude and _matches(options.exclude, entry.name, rel):
             continue
         try:

@@ -12,12 +12,13 @@ from typing import IO, TYPE_CHECKING, cast
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 from dataclasses import dataclass, field
+from stat import S_ISREG
 
 from ..errors import InputError
 from ..io import HTML_SUFFIXES, STDIN, starts_as_html
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
 from .compressed import CORRUPT, compression, decompressed, peek_decompressed
-from .document import HTML, MAIL, TEXT, Document, Position, failure
+from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, walk
 from .warc import documents as warc_documents
 from .warc import is_warc
@@ -26,6 +27,10 @@ from .warc import is_warc
 NOT_MAIL_SUFFIXES = frozenset({".txt", ".text", ".md", ".rst"}) | HTML_SUFFIXES
 # Suffixes that name a compression; the name under them says what the content is (page.html.gz).
 COMPRESSION_SUFFIXES = frozenset({".gz", ".gzip", ".bz2", ".xz", ".zst", ".zstd", ".tgz"})
+# A file under this size (by the listing's stat) is opened once, by the process that finds its links, which tells
+# its kind and reads it whole; a larger one is opened and told by the main process, which splits a container (a
+# web archive, a mailbox) into its documents so that one large archive still spreads over the workers.
+WHOLE_SIZE = 1 << 20
 
 
 @dataclass
@@ -67,24 +72,56 @@ def kind_of(name: str, head: bytes) -> str:
 
 
 def documents(
-    names: Iterable[str], walking: WalkOptions, counts: Counts, *, encoding: str | None = None
+    names: Iterable[str], walking: WalkOptions, counts: Counts, *, encoding: str | None = None, whole: int = 0,
 ) -> Iterator[Document]:
     """The documents of every input *names* stand for, in order; an input that cannot be read is a failure
-    document in its place. *encoding* (``--encoding``) makes a file with NUL bytes text, not binary (UTF-16)."""
+    document in its place. *encoding* (``--encoding``) makes a file with NUL bytes text, not binary (UTF-16);
+    a text or HTML file under *whole* bytes is read here at once (the one process of ``--jobs 1`` opens each
+    file once), a longer one where it is processed."""
     for item in walk(names, walking):
         if isinstance(item, Document):
             yield item
             continue
         counts.files += 1
-        try:
-            yield from _file_documents(item, counts, encoding)
-        except InputError as error:
-            yield failure(error.source, str(error).removeprefix(f"{error.source}: "))
-        except OSError as error:
-            yield failure("<stdin>" if item == STDIN else item, error.strerror or str(error))
+        yield from file_documents(item, counts, encoding, whole=whole)
 
 
-def _file_documents(name: str, counts: Counts, encoding: str | None) -> Iterator[Document]:
+def listed(
+    names: Iterable[str], walking: WalkOptions, counts: Counts, *, encoding: str | None = None
+) -> Iterator[Document]:
+    """What :func:`documents` gives, except that a regular file under WHOLE_SIZE bytes (by its stat) stays one
+    ``file`` document, opened and told by :func:`file_documents` where it is processed: a batch's main process
+    only lists and stats it, and the file is opened once in all. A larger file, a folder or standard input is
+    told here, so that a large container (a web archive, a mailbox) spreads over the workers as its documents."""
+    for item in walk(names, walking):
+        if isinstance(item, Document):
+            yield item
+            continue
+        counts.files += 1
+        if item != STDIN:
+            try:
+                status = os.stat(item)
+            except OSError:  # told below, where opening it fails
+                status = None
+            if status is not None and S_ISREG(status.st_mode) and status.st_size < WHOLE_SIZE:
+                yield Document(item, FILE, path=item, size=status.st_size)
+                continue
+        yield from file_documents(item, counts, encoding)
+
+
+def file_documents(name: str, counts: Counts, encoding: str | None, *, whole: int = 0) -> Iterator[Document]:
+    """The documents of the input *name* (a file, a folder, ``-``), told by its content; one that cannot be read
+    is a failure document in its place. A stored text or HTML file of fewer than *whole* bytes is read whole here;
+    a longer one is read from its path where it is processed."""
+    try:
+        yield from _file_documents(name, counts, encoding, whole)
+    except InputError as error:
+        yield failure(error.source, str(error).removeprefix(f"{error.source}: "))
+    except OSError as error:
+        yield failure("<stdin>" if name == STDIN else name, error.strerror or str(error))
+
+
+def _file_documents(name: str, counts: Counts, encoding: str | None, whole: int) -> Iterator[Document]:
     """The documents of the input *name*, told by its content: the file is opened once, and its first bytes read
     once, for every question asked of them."""
     if name == STDIN:
@@ -104,7 +141,7 @@ def _file_documents(name: str, counts: Counts, encoding: str | None) -> Iterator
             yield from warc_documents(raw, name, path=name)
             return
         if compressed is None:
-            yield from _head_documents(name, name, head, raw, counts, encoding, stored=True)
+            yield from _head_documents(name, name, head, raw, counts, encoding, stored=True, whole=whole)
             return
         raw.seek(0)
         try:
@@ -154,10 +191,11 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
 
 
 def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes], counts: Counts, encoding: str | None,
-                    *, stored: bool) -> Iterator[Document]:
+                    *, stored: bool, whole: int = 0) -> Iterator[Document]:
     """The documents of an input that is no web archive, whose first bytes *head* were read from *stream*, which
-    reads the file as *stored* or decompressed (else the rest is read here, or by the worker from *name*). The
-    file's size is asked only of a file longer than *head* (no fstat for a small file)."""
+    reads the file as *stored* or decompressed. A file longer than *head* is read whole here when it is stored
+    and shorter than *whole*, else by the worker from *name* (its size is asked only then: no fstat for a small
+    file)."""
     if is_binary(head) and encoding is None:
         counts.binary += 1
         counts.skipped.append(label)
@@ -178,8 +216,14 @@ def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes], count
         rest = stream.read()
         yield Document(label, kind, head + rest, size=len(head) + len(rest))
         return
-    yield Document(label, kind, None, path=name,
-                   size=os.fstat(stream.fileno()).st_size if stored else os.path.getsize(name))
+    size = os.fstat(stream.fileno()).st_size if stored else os.path.getsize(name)
+    if stored and size < whole:
+        # one byte more than the file held when asked: a file that grew since then is read from its path
+        rest = stream.read(size - len(head) + 1)
+        if len(head) + len(rest) <= size:
+            yield Document(label, kind, head + rest, size=len(head) + len(rest))
+            return
+    yield Document(label, kind, None, path=name, size=size)
 
 
 class _Rejoined(io.RawIOBase):

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from linkkit import cli
+from linkkit.batch import drivers
 from linkkit.batch.formats import COLUMNS
 from linkkit.batch.rewrite import retrieval_url
+from linkkit.sources import inputs
 
 
 def main(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> tuple[str, str]:
@@ -100,6 +102,38 @@ def test_a_summary_line_ends_a_batch_and_quiet_drops_it(texts: Path, capsys: pyt
     assert summary.endswith("1 binary file(s) skipped, 0 error(s)")
     assert "MB/s" in summary
     assert main(capsys, "extract", "-r", "-q", str(texts))[1] == ""
+
+
+@pytest.mark.parametrize("whole", [1 << 20, 100])
+def test_every_job_count_gives_the_same_output_messages_and_summary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], whole: int
+) -> None:
+    # A file under WHOLE_SIZE is told by the process that reads it (with --jobs 2 a worker, whose binary files,
+    # records and errors travel back); a larger one by the main process, which splits a mailbox into messages.
+    root = tmp_path / "in"
+    root.mkdir()
+    (root / "a.txt").write_text("see http://a.example/\n")
+    (root / "b.bin").write_bytes(b"\x00\x01 http://hidden.example/")
+    (root / "c.mbox").write_bytes(b"".join(b"From x@y Mon Nov 16 09:00:00 2026\nSubject: %d\n\nhttp://c.example/%d\n\n"
+                                           % (index, index) for index in range(3)))
+    (root / "d.txt").write_bytes(b"bad \xff byte http://d.example/\n")
+    (root / "e.html").write_text('<a href="http://e.example/">e</a>')
+    (root / "f.txt.gz").write_bytes(b"\x1f\x8b" + b"not gzip" * 4)
+    monkeypatch.setattr(inputs, "WHOLE_SIZE", whole)
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 2)  # several chunks: --jobs 2 starts its pool
+    seen = {}
+    for jobs in ("1", "2"):
+        out, err = main(capsys, "extract", "--format", "jsonl", "-r", "-j", jobs, str(root), status=1)
+        *messages, summary = err.splitlines()
+        seen[jobs] = out, messages, summary.split(" MB in ")[0], summary.split(" MB/s), ")[1]
+    assert seen["1"] == seen["2"]
+    out, messages, counts, skipped = seen["1"]
+    assert [json.loads(line)["uri"] for line in out.splitlines()] == [
+        "http://a.example/", "http://c.example/0", "http://c.example/1", "http://c.example/2", "http://d.example/",
+        "http://e.example/", None]
+    assert counts.startswith("linkkit: 6 file(s), 7 record(s), 6 link(s), ")
+    assert skipped == "1 binary file(s) skipped, 1 error(s)"
+    assert "d.txt:1:5: warning" in messages[0] and "f.txt.gz" in messages[1]
 
 
 class _Terminal(io.StringIO):

@@ -18,6 +18,7 @@ import zstandard
 
 from linkkit import cli
 from linkkit.sources import Counts, Document, HeaderLink, Position, WalkOptions, documents, names_from
+from linkkit.sources import inputs
 from linkkit.sources.compressed import compression, open_input
 from linkkit.sources.files import is_binary
 
@@ -167,6 +168,33 @@ def test_a_large_file_is_read_when_processed_not_when_listed(tmp_path: Path) -> 
     big.write_bytes(b"x" * 20000 + b" http://late.example/\n")
     [document] = documents([str(big)], WalkOptions(), Counts())
     assert (document.data, document.path, document.size) == (None, str(big), big.stat().st_size)
+
+
+def test_listing_leaves_a_small_file_to_its_reader_and_splits_a_large_container(
+    tree: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mbox = tree / "box.mbox"
+    mbox.write_bytes(b"From a@x Mon Nov 16 09:00:00 2026\nSubject: 1\n\nhttp://m.example/1\n\n"
+                     b"From b@x Mon Nov 16 09:00:00 2026\nSubject: 2\n\nhttp://m.example/2\n")
+    monkeypatch.setattr(inputs, "WHOLE_SIZE", mbox.stat().st_size)  # the mailbox is large, a.txt small
+    counts = Counts()
+    found = list(inputs.listed([str(mbox), str(tree / "a.txt"), str(tree / "image.bin")], WalkOptions(), counts))
+    assert [(d.kind, d.position.message) for d in found] == [("mail", 0), ("mail", 1), ("file", None),
+                                                             ("file", None)]
+    assert (found[2].data, found[2].path, found[2].size) == (None, str(tree / "a.txt"), (tree / "a.txt").stat().st_size)
+    assert (counts.files, counts.binary) == (3, 0)  # the binary file is told where it is read
+    told = Counts()
+    assert [d.data for d in inputs.file_documents(str(tree / "a.txt"), told, None)] == [(tree / "a.txt").read_bytes()]
+    assert list(inputs.file_documents(str(tree / "image.bin"), told, None)) == [] and told.binary == 1
+
+
+def test_a_text_under_the_whole_size_is_read_at_once_by_its_reader(tmp_path: Path) -> None:
+    text = tmp_path / "mid.txt"
+    text.write_bytes(b"x" * 20000 + b" http://late.example/\n")
+    [read] = inputs.file_documents(str(text), Counts(), None, whole=1 << 20)
+    assert (read.data, read.size) == (text.read_bytes(), text.stat().st_size)
+    [later] = inputs.file_documents(str(text), Counts(), None, whole=20000)  # longer than whole: read from its path
+    assert (later.data, later.path) == (None, str(text))
 
 
 def test_a_compressed_mailbox_is_read_message_by_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
