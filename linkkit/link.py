@@ -80,22 +80,26 @@ class SpanMatch:
 
     def span(self, group: int = 0) -> tuple[int, int]:
         """``(start, end)`` of the link in the input it was found in (like ``re.Match.span``)."""
-        only_group_zero(group, type(self).__name__)
+        if group != 0:  # no call for group 0, the one a batch asks of every link
+            only_group_zero(group, type(self).__name__)
         return self._span
 
     def start(self, group: int = 0) -> int:
         """Offset of the link's first character (or byte)."""
-        only_group_zero(group, type(self).__name__)
+        if group != 0:
+            only_group_zero(group, type(self).__name__)
         return self._span[0]
 
     def end(self, group: int = 0) -> int:
         """Offset just past the link."""
-        only_group_zero(group, type(self).__name__)
+        if group != 0:
+            only_group_zero(group, type(self).__name__)
         return self._span[1]
 
     def group(self, group: int = 0) -> str:
         """The link as written (``raw``), as ``re.Match.group()``."""
-        only_group_zero(group, type(self).__name__)
+        if group != 0:
+            only_group_zero(group, type(self).__name__)
         return self.raw
 
     def _flags_in(self, uri: str, context: Context) -> tuple[Flag, ...]:

@@ -253,13 +253,22 @@ def _script_end(view: str, position: int) -> int:
             state = 2
 
 
+# A double-quoted value that is its own URL as written: printable ASCII but '"' and "&" (no character reference),
+# no space at either end (HTML strips ASCII whitespace around a URL). A narrower rule than the plain value
+# collect() takes as it is (non-ASCII printable text of a str is plain there too), tested against it by the
+# differential test of the skipping step.
+_PLAIN_VALUE = r"(?:[!#-%'-~]++(?: ++[!#-%'-~]++)*+)?"
+
+
 def _read_attribute(names: str) -> str:
     """A regex for one attribute whose name *names* (a regex) matches in any ASCII case, with groups name, dq, sq
-    and uq (the value double-quoted, single-quoted, unquoted); as in _ATTRIBUTE, a value must follow "="."""
+    and uq (the value double-quoted, single-quoted, unquoted), and plain (the double-quoted value, when it is a
+    :data:`_PLAIN_VALUE`); as in _ATTRIBUTE, a value must follow "="."""
     return (
         rf"[\t\n\f\r /]*+(?P<name>{names})(?=[\t\n\f\r />=])"
         rf"(?:{WS}*+={WS}*+"
-        rf"(?:\"(?P<dq>[^\"]*+)\"|'(?P<sq>[^']*+)'|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>)))"
+        rf"(?:\"(?P<dq>(?P<plain>{_PLAIN_VALUE})(?=\")|[^\"]*+)\"|'(?P<sq>[^']*+)'"
+        rf"|(?P<uq>[^\t\n\f\r >\"'][^\t\n\f\r >]*+|(?=>)))"
         rf"|(?!{WS}*+=))"
     )
 
@@ -281,9 +290,6 @@ _STEP = re.compile(
     .replace("{unread}", _unread_attributes(_URL_ATTRIBUTES))
     .replace("{read}", _read_attribute(_URL_ATTRIBUTES))
 )
-
-# A step always matches (every branch of the skipped markup may repeat zero times): typed so.
-_step = cast(Callable[[str, int], re.Match[str]], _STEP.match)
 
 # PLACES by (element, attribute), for the tags the step takes.
 _LINK_PLACES = {(tag, name): kind for tag, places in PLACES.items() for name, kind in places.items()}
@@ -349,10 +355,14 @@ def _scan(view: str, codec: str | None) -> _Scan:
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     position = 0
-    search, match_markup, step = _MARKUP.search, _MARKUP.match, _step
+    search, match_markup = _MARKUP.search, _MARKUP.match
+    # A step always matches (every branch of the skipped markup may repeat zero times): typed so. Read from _STEP
+    # at each scan, so that the differential test's substitute step takes effect.
+    step = cast(Callable[[str, int], re.Match[str]], _STEP.match)
     values: dict[str, str] = {}
     link_places: dict[tuple[str, ...], tuple[str, str, str | None]] = {}  # _link_place of each name as written
     new_found = tuple.__new__  # a NamedTuple's own __new__ is a Python function: this is the same, in C
+    append = found.append
 
     def collect(tag: str, name: str, kind: str, start: int, end: int, quote: str | None) -> None:
         text = view[start:end]
@@ -384,12 +394,13 @@ def _scan(view: str, codec: str | None) -> _Scan:
             if skipped.lastgroup == "link":  # <a href="...">: its one URL, and nothing else to do
                 written = skipped.group("tag", "name")
                 tag, name, kind = link_places.get(written) or link_places.setdefault(written, _link_place(*written))
-                if kind is not None:
-                    start, end = skipped.span("dq")
-                    if start >= 0:  # most values: double-quoted
-                        collect(tag, name, kind, start, end, '"')
-                    else:
-                        collect(tag, name, kind, *_value(skipped))
+                start, end = skipped.span("plain")
+                if start >= 0 and kind == URL:  # most links: the value is the URL, taken without a call
+                    text = view[start:end]
+                    append(new_found(_Found, (tag, name, values.setdefault(text, text), (start, end), start, end, '"',
+                                              None, URL)))
+                elif kind is not None:
+                    collect(tag, name, kind, *_value(skipped))
                 position = skipped.end()
                 continue
             match = match_markup(view, skipped.end())
