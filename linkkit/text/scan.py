@@ -18,6 +18,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
+from functools import partial
 from re import Match
 from re import compile as _compile_plain
 from re import escape as _escape
@@ -73,7 +74,8 @@ if TYPE_CHECKING:
 class _Pattern:
     """A pattern of the ``regex`` package, compiled -- and the package imported -- when it is first used: a text whose
     references all take the hot path needs neither, and a run compiles only the patterns its texts call for (the
-    package and all of them cost a start-up about 12 ms).  Once compiled, its methods are the pattern's own."""
+    package and all of them cost a start-up about 12 ms).  Its first call puts the compiled pattern in its place
+    among this module's names, so that the scan calls the pattern itself from then on, as fast as ever."""
 
     __slots__ = ("_source", "findall", "fullmatch", "match", "search", "sub")
     findall: Callable[..., list[Any]]
@@ -85,15 +87,21 @@ class _Pattern:
     def __init__(self, source: str) -> None:
         """*source* carries its flags inline, ``(?r)`` for ``regex.REVERSE``, ``(?i)`` for ``regex.IGNORECASE``."""
         self._source = source
+        for method in self.__slots__[1:]:
+            setattr(self, method, partial(self._first_call, method))
 
-    def __getattr__(self, name: str) -> Any:
-        """Reached only while the methods are unset: compile, keep the compiled pattern's methods."""
+    def _first_call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """The first call of any method: compile, put the compiled pattern in this one's place, call *method*."""
         import regex
 
         compiled = regex.compile(self._source)
-        for method in self.__slots__[1:]:
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
+        for name in self.__slots__[1:]:
+            setattr(self, name, getattr(compiled, name))  # for a caller that kept this object
+        names = globals()
+        for name, value in list(names.items()):
+            if value is self:
+                names[name] = compiled
+        return getattr(compiled, method)(*args, **kwargs)
 
 
 # The typesetters' hyphens are no URI characters: they join a reference only right before a line break.
