@@ -1,5 +1,6 @@
 """Compressed inputs, told by content (their magic numbers), not by name: gzip (RFC 1952), bzip2, xz and
-Zstandard (RFC 8878). The first three are the standard library's; Zstandard is the ``zstandard`` package's."""
+Zstandard (RFC 8878). The first three are the standard library's; Zstandard is the ``zstandard`` package's, loaded
+when a Zstandard input is met (its errors are reported as OSError, so that CORRUPT needs no import)."""
 
 from __future__ import annotations
 
@@ -8,12 +9,10 @@ import gzip
 import io
 import lzma
 import zlib
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
-
-import zstandard
 
 # The magic bytes each format starts with: RFC 1952 2.3.1 (ID1 ID2), the bzip2 "BZh" signature, the xz file format
 # 2.1.1.1 header magic, RFC 8878 3.1.1 (the Zstandard frame magic number 0xFD2FB528, little-endian).
@@ -24,9 +23,11 @@ MAGIC = (
     (b"\x28\xb5\x2f\xfd", "zstd"),
 )
 
+_MAGIC_STARTS = frozenset(magic[:1] for magic, name in MAGIC)
 
-# What reading a corrupt or truncated compressed stream raises, beside OSError (gzip.BadGzipFile, bz2's errors).
-CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError, zstandard.ZstdError)
+# What reading a corrupt or truncated compressed stream raises, beside OSError (gzip.BadGzipFile, bz2's errors, and
+# Zstandard's, which _ZstdFrames raises as OSError).
+CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
 def peek_decompressed(head: bytes, name: str) -> bytes:
@@ -35,7 +36,7 @@ def peek_decompressed(head: bytes, name: str) -> bytes:
         if name == "gzip":
             return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 1 << 16)
         if name == "zstd":
-            return zstandard.ZstdDecompressor().decompressobj().decompress(head)[: 1 << 16]
+            return _ZstdFrames.peek(head)
         if name == "bzip2":
             return bz2.BZ2Decompressor().decompress(head, 1 << 16)
         if name == "xz":
@@ -47,6 +48,8 @@ def peek_decompressed(head: bytes, name: str) -> bytes:
 
 def compression(head: bytes) -> str | None:
     """The compression an input starting with *head* uses, or None."""
+    if head[:1] not in _MAGIC_STARTS:  # most inputs: one test, not one per format
+        return None
     for magic, name in MAGIC:
         if head.startswith(magic):
             return name
@@ -70,16 +73,27 @@ def decompressing(stream: IO[bytes], name: str) -> IO[bytes]:
 class _ZstdFrames(io.RawIOBase):
     """Zstandard frames one after another (RFC 8878 3.1), decompressed as they are read. Input that ends inside a
     frame is an EOFError, as gzip, bzip2 and xz report theirs: the zstandard package's stream reader just stops,
-    which lost the rest of a truncated file without a word."""
+    which lost the rest of a truncated file without a word. A damaged frame is an OSError."""
 
     _STEP = 1 << 14  # compressed bytes fed at a time, which bounds the output held
 
     def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
-        self.frame = zstandard.ZstdDecompressor().decompressobj()
+        self.frame = _decompressor()
         self.inside = False  # bytes of the current frame were fed and its end not met
         self.pending = b""
         self.at = 0
+
+    @staticmethod
+    def peek(head: bytes) -> bytes:
+        """The first bytes *head* decompresses to, as far as it goes (at most 64 KiB); empty when damaged."""
+        import zstandard
+
+        try:
+            peeked: bytes = _decompressor().decompress(head)
+        except zstandard.ZstdError:
+            return b""
+        return peeked[: 1 << 16]
 
     def readable(self) -> bool:
         return True
@@ -99,20 +113,32 @@ class _ZstdFrames(io.RawIOBase):
         return size
 
     def _decompressed(self, data: bytes) -> bytes:
+        import zstandard
+
         out = []
-        while data:
-            out.append(self.frame.decompress(data))
-            self.inside = not self.frame.eof
-            data = b""
-            if self.frame.eof:  # a frame ended: what follows it starts the next one
-                data = self.frame.unused_data
-                self.frame = zstandard.ZstdDecompressor().decompressobj()
+        try:
+            while data:
+                out.append(self.frame.decompress(data))
+                self.inside = not self.frame.eof
+                data = b""
+                if self.frame.eof:  # a frame ended: what follows it starts the next one
+                    data = self.frame.unused_data
+                    self.frame = _decompressor()
+        except zstandard.ZstdError as error:
+            raise OSError(str(error)) from None
         return b"".join(out)
 
     def close(self) -> None:
         if not self.closed:
             self.stream.close()
         super().close()
+
+
+def _decompressor() -> Any:
+    """A Zstandard decompression object for one frame (the ``zstandard`` package, imported on first use)."""
+    import zstandard
+
+    return zstandard.ZstdDecompressor().decompressobj()
 
 
 class _Layers(io.RawIOBase):
