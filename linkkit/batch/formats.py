@@ -67,8 +67,9 @@ LinkLine = Callable[[LinkLike, "int | None", "int | None"], str]  # a link, its 
 def json_lines(input: str, unit: Unit, extra: dict[str, Any]) -> LinkLine:
     """The :func:`json_line` of ``record(link, input=input, line=..., column=..., unit=unit, **extra)`` for each
     link of a document, byte for byte, without a dict and an encoder call per link (a batch writes one per link):
-    the fields every link shares are encoded once, and a link's own strings are written between quotation marks
-    as they are when none needs an escape; a link that does goes through the record and the encoder."""
+    the fields every link shares are encoded once, and so are the kind, where and base a document's links repeat
+    (each distinct triple checked and written once); a link's raw and uri are written between quotation marks as
+    they are when neither needs an escape; a link that does goes through the record and the encoder."""
     def through_record(link: LinkLike, line: int | None, column: int | None) -> str:
         return json_line(record(link, input=input, line=line, column=column, unit=unit, **extra))
 
@@ -77,16 +78,25 @@ def json_lines(input: str, unit: Unit, extra: dict[str, Any]) -> LinkLine:
     head = '{"input": ' + _ENCODE(input) + ', "line": '
     middle = ', "unit": ' + _ENCODE(unit) + ', "kind": "'
     tail = "".join(f", {_ENCODE(name)}: {_ENCODE(value)}" for name, value in extra.items()) + "}"
+    around: dict[tuple[str, str, str | None], tuple[str, str] | None] = {}
+
+    def written_around(kind: str, where: str, base: str | None) -> tuple[str, str] | None:
+        """What a line holds before its raw and after its uri, or None when kind, where or base needs an escape."""
+        if _json_escaped(f"{kind}{where}{base}"):
+            return None
+        quoted_base = "null" if base is None else f'"{base}"'
+        return f'{middle}{kind}", "where": "{where}", "raw": "', f'", "base": {quoted_base}{tail}'
 
     def line_of(link: LinkLike, line: int | None, column: int | None) -> str:
         start, end = link.span()
-        kind, where, raw, uri, base = link.kind, link.where, link.raw, link.uri, link.base
-        if line is None or column is None or _json_escaped(f"{kind}{where}{raw}{uri}{base}"):
+        shared = (link.kind, link.where, link.base)
+        written = around.get(shared) or around.setdefault(shared, written_around(*shared))
+        raw, uri = link.raw, link.uri
+        if written is None or line is None or column is None or _json_escaped(f"{raw}{uri}"):
             return through_record(link, line, column)
-        quoted_base = "null" if base is None else f'"{base}"'
+        before, after = written
         return _undecoded(
-            f'{head}{line}, "column": {column}, "span": [{start}, {end}]{middle}{kind}", "where": "{where}", '
-            f'"raw": "{raw}", "uri": "{uri}", "base": {quoted_base}{tail}'
+            f'{head}{line}, "column": {column}, "span": [{start}, {end}]{before}{raw}", "uri": "{uri}{after}'
         )
 
     return line_of
