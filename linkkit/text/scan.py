@@ -426,7 +426,8 @@ def _read_hyphens(raw: str, reading: int) -> str:
 # standard library's engine decide such a reference exactly as the walk and the judges below would, at a fraction of
 # the cost (for a class without Unicode properties its match costs a fifth of the regex package's); anything else
 # -- a bracket opened in the run, a list separator, a hyphen at the end, a non-ASCII character -- makes the match
-# fail and takes the general path.
+# fail and takes the general path.  A "www." or "ftp." reference with such a run takes it too (its host matched by one
+# more pattern): a text of such references never needs the regex package.
 _ASCII_SCHEME = _class(SCHEME_CHARS)
 # The scheme that ends at the ":" (RFC 3986 3.1): the last run of scheme characters, found from at most MAX_SCHEME
 # characters before it by a greedy ".*" that gives back one character at a time.
@@ -441,14 +442,22 @@ _PLAIN_STOP = r"[\x00-\x20\x7f" + "".join(
     "\\" + c for c in sorted(set(map(chr, range(0x21, 0x7f))) - set(URI_CHARS))
 ) + _escape("".join(CLOSING)) + "]"
 _PLAIN_REACH = _WINDOW - _LIST_SEPARATOR_REACH  # a run this long or longer is left to the windowed judgement
-# The ":" trigger and, when it can be read, the plain run after it, in one search: group 1 ends where the reference
-# ends (after the prose punctuation is trimmed), the match where the run ends; group 1 is unset when the run goes on
-# with a character some rule weighs or is longer than the window (its pieces are bounded, so a trigger costs a
-# window at most).
-_SCHEME_TRIGGER = _compile_plain(
-    _SCHEME_COLON + rf"(?:((?:{_PLAIN_CHAR}{{0,{_PLAIN_REACH}}}{_PLAIN_LAST})?)"
-    rf"{_class(_PLAIN_PUNCTUATION)}{{0,{_PLAIN_REACH}}}(?={_PLAIN_STOP}|\Z))?"
+# A plain run: group 1 ends where the reference ends (after the prose punctuation is trimmed), the match where the run
+# ends; no match when the run goes on with a character some rule weighs or is longer than the window (its pieces are
+# bounded, so a match costs a window at most).
+_PLAIN_RUN_SOURCE = (
+    rf"((?:{_PLAIN_CHAR}{{0,{_PLAIN_REACH}}}{_PLAIN_LAST})?){_class(_PLAIN_PUNCTUATION)}{{0,{_PLAIN_REACH}}}"
+    rf"(?={_PLAIN_STOP}|\Z)"
 )
+# The ":" trigger and, when it can be read, the plain run after it, in one search (group 1 unset: no plain run).
+_SCHEME_TRIGGER = _compile_plain(_SCHEME_COLON + f"(?:{_PLAIN_RUN_SOURCE})?")
+# The plain run of a "www." or "ftp." reference, from its first character.
+_PLAIN_RUN = _compile_plain(_PLAIN_RUN_SOURCE)
+# Its host as _ABBREVIATED_FIRST and _MORE_LABELS read it (RFC 1034 3.5): in a plain run, which is ASCII, a label's
+# letters and digits (\p{L}, \p{N}) are A-Z, a-z and 0-9; the first label as long as it goes, like their first match.
+_PLAIN_ALNUM = _class(ALPHA + DIGIT)
+_PLAIN_LABEL = rf"{_PLAIN_ALNUM}(?:{_class(ALPHA + DIGIT + '-')}{{0,{_MAX_LABEL - 2}}}{_PLAIN_ALNUM})?"
+_PLAIN_HOST = _compile_plain(rf"(?i:www|ftp)\.(?>{_PLAIN_LABEL})(?:\.{_PLAIN_LABEL})++(?:[:/?#]|\Z)")
 _NOT_ENCLOSED: tuple[str, Delimiter] = ("", "bare")
 _EMPTY_AUTHORITY = frozenset("/?#")
 
@@ -474,6 +483,7 @@ def _plain_uri(
         return None  # an unknown or dotted scheme, "urn:"
     size = len(text)
     run_end = trigger.end()
+    # _plain_whole, inlined: the hot path
     limit = start + (max_length if max_length < _PLAIN_REACH else _PLAIN_REACH)
     if run_end > limit or run_end == limit < size:
         return None  # a long run: the window judges it (_beginning), max_length may cut it
@@ -510,6 +520,30 @@ def _plain_uri(
             outer, None,
         ))
     return reference, horizon
+
+
+def _plain_whole(text: str, start: int, run_end: int, floor: int, max_length: int) -> bool:
+    """Whether the walk from *start* would end with the plain run that ends at *run_end*, bare: shorter than the
+    window and than *max_length*, not after "<" (_extent) nor after "URL:" (_delimited)."""
+    limit = start + (max_length if max_length < _PLAIN_REACH else _PLAIN_REACH)
+    if run_end > limit or run_end == limit < len(text):
+        return False
+    low = start - 3 * MAX_WRAP
+    return text.rfind("<", low if low > floor else floor, start) < 0 and ":" not in text[max(start - 2, 0) : start]
+
+
+def _plain_abbreviated(text: str, at: int, floor: int, max_length: int, base: int | None) -> _Candidate | None:
+    """The candidate at a "www." or "ftp." trigger, exactly as :func:`_abbreviated_candidate` decides it past its
+    first test, when its run is plain (as :func:`_plain_uri` takes them); None when another rule may apply."""
+    run = _PLAIN_RUN.match(text, at)
+    if run is None or not _plain_whole(text, at, run.end(), floor, max_length):
+        return None
+    end = run.end(1)
+    extent = _enclosed(text, at, end, run.end() + _BARE_REACH)
+    if _PLAIN_HOST.match(text, at, end) is None:
+        return None, extent.horizon
+    written = text[at:end]
+    return _reference(text, extent, _abbreviated_prefix(written) + written, "abbreviated", (), base), extent.horizon
 
 
 # --- the three kinds of trigger --------------------------------------------------------------------------------
@@ -689,6 +723,9 @@ class _ScanState:
 def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions, scan: _ScanState) -> _Candidate:
     if at > 0 and text[at - 1] in _ABBREVIATED_NOT_AFTER:
         return None, at + 5
+    plain = _plain_abbreviated(text, at, floor, options.max_length, scan.base)
+    if plain is not None:
+        return plain
     beginning = _beginning(text, at, floor, options.max_length)
     if beginning is not None and _ABBREVIATED.match(beginning[0], partial=True) is None:
         return None, beginning[1]  # no continuation of the beginning makes a host of three labels
@@ -698,12 +735,16 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions,
     host = _labels_after(written, _ABBREVIATED_FIRST.match(written))
     if host is None or _HOST_END.match(written, host) is None:
         return None, extent.horizon
-    # RFC 3986 draft appendix F: "most hostnames beginning with "www" are likely to have a URI prefix of
-    # "http://"", and "ftp." hosts serve FTP (RFC 1738 3.2).
-    prefix = "http://" if written[:1] in "wW" else "ftp://"
+    prefix = _abbreviated_prefix(written)
     uri = prefix + written
     reference = _reference(text, extent, uri, "abbreviated", _alternatives(raw, uri, prefix), scan.base)
     return reference, extent.horizon
+
+
+def _abbreviated_prefix(written: str) -> str:
+    """The scheme put before an abbreviated reference: RFC 3986 draft appendix F, "most hostnames beginning with
+    "www" are likely to have a URI prefix of "http://""; "ftp." hosts serve FTP (RFC 1738 3.2)."""
+    return "http://" if written[:1] in "wW" else "ftp://"
 
 
 def _labels_after(text: str, first: regex.Match[str] | None) -> int | None:

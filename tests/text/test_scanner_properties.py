@@ -136,3 +136,25 @@ def test_the_hot_path_decides_as_the_general_path(text: str, abbreviated: bool, 
         patch.setattr(scan, "_plain_uri", lambda *_: None)
         general = _seen(linkkit.finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length))
     assert found == general
+
+
+# The "www." and "ftp." hot path's own edges: hosts of two and three labels in either case, labels around 63
+# characters, hyphens at a label's edges, what may come before the trigger, and what may end the host.
+_ABBREVIATED_PIECES = [
+    "www.", "ftp.", "WWW.", "Ftp.", "wWw.", "www.a.example", "ftp.b.example/x", "www.a", ".b", ".c-d", "-", "-e.",
+    "a" * 62, "b" * 63, "c" * 64, ":80", "/", "?q", "#f", "x.", "_", "@", "1", ". ", ", ", "!", "*", "'", ":", "(",
+    ")", "]", "<", "URL:", "](", '"', "é", "\n", " ",
+]
+_abbreviated_texts = st.lists(
+    st.one_of(st.sampled_from(_ABBREVIATED_PIECES), st.sampled_from(_HOT_PIECES)), max_size=40
+).map("".join)
+
+
+@settings(max_examples=400)
+@given(_abbreviated_texts, st.booleans(), _max_lengths)
+def test_the_abbreviated_hot_path_decides_as_the_general_path(text: str, emails: bool, max_length: int) -> None:
+    found = _seen(linkkit.finditer(text, emails=emails, max_length=max_length))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scan, "_plain_abbreviated", lambda *_: None)
+        general = _seen(linkkit.finditer(text, emails=emails, max_length=max_length))
+    assert found == general
