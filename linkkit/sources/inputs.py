@@ -123,17 +123,30 @@ def file_documents(name: str, counts: Counts, encoding: str | None, *, whole: in
 
 def _file_documents(name: str, counts: Counts, encoding: str | None, whole: int) -> Iterator[Document]:
     """The documents of the input *name*, told by its content: the file is opened once, and its first bytes read
-    once, for every question asked of them."""
+    once, for every question asked of them; a file object is made only to read on past them (a small file, read
+    whole by its first read, costs an open, a read and a close)."""
     if name == STDIN:
         yield from _stdin_documents(counts, encoding)
         return
-    raw = _opened(name)
-    if raw is None:
+    descriptor = _opened(name)
+    if descriptor is None:
         yield from _maildir_documents(name)
         return
-    with raw:
-        head = raw.read(BINARY_SNIFF)
-        compressed = compression(head)
+    try:
+        head = _head(descriptor)
+    except IsADirectoryError:  # a folder, told by opening and reading it: no stat first
+        os.close(descriptor)
+        yield from _maildir_documents(name)
+        return
+    except BaseException:
+        os.close(descriptor)
+        raise
+    compressed = compression(head)
+    if compressed is None and len(head) < BINARY_SNIFF and not is_warc(head):  # the whole file, as stored
+        os.close(descriptor)
+        yield from _head_documents(name, name, head, None, counts, encoding, stored=True, whole=whole)
+        return
+    with open(descriptor, "rb") as raw:  # on from where the first read left it; closing it closes the descriptor
         if compressed in ("gzip", None) and is_warc(peek_decompressed(head, compressed) if compressed else head):
             # FastWARC reads gzip members itself, so each record's offset is its offset in the stored file, and a
             # truncated last member does not hide the records before it
@@ -152,12 +165,27 @@ def _file_documents(name: str, counts: Counts, encoding: str | None, whole: int)
             yield from _stream_documents(name, name, stream, counts, encoding)
 
 
-def _opened(name: str) -> IO[bytes] | None:
-    """The file *name* opened for reading, or None for a folder (told by opening it: no stat first)."""
+_READ_ONLY = os.O_RDONLY | getattr(os, "O_BINARY", 0)  # (O_BINARY: Windows, which would translate line ends)
+
+
+def _opened(name: str) -> int | None:
+    """The file *name* opened for reading, as a descriptor, or None for a folder where opening one fails."""
     try:
-        return open(name, "rb")
+        return os.open(name, _READ_ONLY)
     except IsADirectoryError:
         return None
+
+
+def _head(descriptor: int) -> bytes:
+    """The first BINARY_SNIFF bytes of the file open as *descriptor*, fewer only at its end (a pipe or a FIFO may
+    give fewer at a time)."""
+    head = os.read(descriptor, BINARY_SNIFF)
+    while head and len(head) < BINARY_SNIFF:
+        more = os.read(descriptor, BINARY_SNIFF - len(head))
+        if not more:
+            break
+        head += more
+    return head
 
 
 def _maildir_documents(name: str) -> Iterator[Document]:
@@ -190,40 +218,42 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
     yield from _head_documents(name, label, head, stream, counts, encoding, stored=False)
 
 
-def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes], counts: Counts, encoding: str | None,
-                    *, stored: bool, whole: int = 0) -> Iterator[Document]:
-    """The documents of an input that is no web archive, whose first bytes *head* were read from *stream*, which
-    reads the file as *stored* or decompressed. A file longer than *head* is read whole here when it is stored
-    and shorter than *whole*, else by the worker from *name* (its size is asked only then: no fstat for a small
-    file)."""
+def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes] | None, counts: Counts,
+                    encoding: str | None, *, stored: bool, whole: int = 0) -> Iterable[Document]:
+    """The documents of an input that is no web archive, whose first bytes *head* were read from *stream* (None
+    when *head* is the whole file), which reads the file as *stored* or decompressed. A file longer than *head* is
+    read whole here when it is stored and shorter than *whole*, else by the worker from *name* (its size is asked
+    only then: no fstat for a small file). A mailbox's messages are read as they are asked for; any other file is
+    one document or none (binary), given at once."""
     if is_binary(head) and encoding is None:
         counts.binary += 1
         counts.skipped.append(label)
-        return
+        return ()
     kind = kind_of(name, head)
     if kind == MAIL:
-        try:
-            for message in messages_after(head, stream, label):
-                yield Document(label, MAIL, message.data, size=len(message.record),
-                               position=Position(offset=message.offset, message=message.index))
-        except CORRUPT as error:
-            raise InputError(label, f"cannot decompress further: {error}") from None
-        return
-    if len(head) < BINARY_SNIFF:  # the whole file: no need to open it again
-        yield Document(label, kind, head, size=len(head))
-        return
+        return _messages(head, stream or io.BytesIO(), label)
+    if stream is None or len(head) < BINARY_SNIFF:  # the whole file: no need to open it again
+        return (Document(label, kind, head, size=len(head)),)
     if name == STDIN:
         rest = stream.read()
-        yield Document(label, kind, head + rest, size=len(head) + len(rest))
-        return
+        return (Document(label, kind, head + rest, size=len(head) + len(rest)),)
     size = os.fstat(stream.fileno()).st_size if stored else os.path.getsize(name)
     if stored and size < whole:
         # one byte more than the file held when asked: a file that grew since then is read from its path
         rest = stream.read(size - len(head) + 1)
         if len(head) + len(rest) <= size:
-            yield Document(label, kind, head + rest, size=len(head) + len(rest))
-            return
-    yield Document(label, kind, None, path=name, size=size)
+            return (Document(label, kind, head + rest, size=len(head) + len(rest)),)
+    return (Document(label, kind, None, path=name, size=size),)
+
+
+def _messages(head: bytes, stream: IO[bytes], label: str) -> Iterator[Document]:
+    """The messages of a mailbox or a message whose first bytes *head* were read from *stream*, one document each."""
+    try:
+        for message in messages_after(head, stream, label):
+            yield Document(label, MAIL, message.data, size=len(message.record),
+                           position=Position(offset=message.offset, message=message.index))
+    except CORRUPT as error:
+        raise InputError(label, f"cannot decompress further: {error}") from None
 
 
 class _Rejoined(io.RawIOBase):
