@@ -18,12 +18,11 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import IO, Any, TextIO, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, TextIO, TypeAlias
 
-from . import mail
-from .batch import ExtractOptions, Outcome, default_jobs, extract_all, run_dask, run_local
+# What the parser and main need; each subcommand's machinery is imported by the function that runs it, so that
+# `linkkit --version` and `--help` load no batch, source, mail or URI module.
 from .batch.formats import ALIASES, FORMATS, header
-from .batch.progress import Progress
 from .errors import InputError, ResolutionError
 from .io import (
     ERRORS,
@@ -35,12 +34,13 @@ from .io import (
     replacing,
     standard_output,
 )
-from .mail.mailbox import is_maildir, messages_after
-from .sources import Counts, Document, WalkOptions, documents, names_from
-from .sources.files import open_list, walk
-from .sources.document import FILE
-from .sources.inputs import WHOLE_SIZE, is_mail, listed
-from .uri.resolution import Base
+
+if TYPE_CHECKING:
+    from .batch.extract import ExtractOptions, Outcome
+    from .batch.progress import Progress
+    from .sources.document import Document
+    from .sources.files import WalkOptions
+    from .sources.inputs import Counts
 
 Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"  # what add_subparsers() returns
 EXIT_OK, EXIT_SOME_FAILED = 0, 1  # and 2 for a usage error, as argparse exits
@@ -132,6 +132,8 @@ def _add_target_options(parser: argparse.ArgumentParser, what: str) -> None:
 
 def _names(args: argparse.Namespace) -> Iterator[str]:
     """The inputs named: the arguments, then the list of --files-from; standard input when none is named."""
+    from .sources.files import names_from, open_list
+
     yield from args.files
     if args.files_from is not None:
         stream = open_list(args.files_from)
@@ -145,6 +147,8 @@ def _names(args: argparse.Namespace) -> Iterator[str]:
 
 
 def _walking(args: argparse.Namespace) -> WalkOptions:
+    from .sources.files import WalkOptions
+
     return WalkOptions(recursive=args.recursive, include=tuple(args.include), exclude=tuple(args.exclude),
                        follow=args.follow)
 
@@ -152,6 +156,8 @@ def _walking(args: argparse.Namespace) -> WalkOptions:
 def _mapped(args: argparse.Namespace, function: Callable[[list[Document]], list[Outcome]],
             inputs: Iterable[Document]) -> Iterator[Outcome]:
     """*function* mapped over *inputs* by the driver the options name, results in input order."""
+    from .batch.drivers import default_jobs, run_dask, run_local
+
     jobs = args.jobs or default_jobs()
     if args.engine == "dask":
         return run_dask(function, inputs, scheduler=args.scheduler, jobs=jobs)
@@ -159,6 +165,8 @@ def _mapped(args: argparse.Namespace, function: Callable[[list[Document]], list[
 
 
 def _progress(args: argparse.Namespace, stderr: IO[str], counts: Counts) -> Progress:
+    from .batch.progress import Progress
+
     return Progress(stderr, show=not args.quiet and _is_terminal(stderr), files=lambda: counts.files)
 
 
@@ -197,6 +205,8 @@ def _check_batch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
 
 
 def _extract_options(args: argparse.Namespace) -> ExtractOptions:
+    from .batch.extract import ExtractOptions
+
     return ExtractOptions(
         format=ALIASES.get(args.format, args.format), base=args.base, encoding=args.encoding,
         abbreviated=args.abbreviated, emails=args.emails, max_length=args.max_length, headers=args.headers,
@@ -266,6 +276,10 @@ def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
 
 
 def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
+    from .batch.drivers import default_jobs
+    from .batch.extract import extract_all
+    from .sources.inputs import WHOLE_SIZE, Counts, documents, listed
+
     options = _extract_options(args)
     counts = Counts()
     progress = _progress(args, stderr, counts)
@@ -455,6 +469,9 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
     """Rewrite every file under one folder, each atomically, in place or into a mirror of the tree; a file that
     fails is left as it was and the others go on."""
     from .batch.rewrite import TreeOptions, rewrite_files
+    from .sources.document import FILE, Document
+    from .sources.files import walk
+    from .sources.inputs import Counts
 
     root = args.files[0]
     options = TreeOptions(
@@ -494,6 +511,8 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
 
 
 def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    from .uri.resolution import Base
+
     if args.base is not None:
         try:
             Base(args.base).resolve("")  # an absolute base: the HTML inputs resolve against it
@@ -503,6 +522,8 @@ def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
 
 def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
     from .batch.rewrite import absolutized, mail_absolutizer, rewrite_messages
+    from .mail.mailbox import messages_after
+    from .sources.inputs import is_mail
 
     if args.recursive:
         return _run_tree(args, "absolutize", stderr)
@@ -590,6 +611,8 @@ def add_absolutize(commands: Subcommands) -> None:
 def _mail_input(source: Input) -> bool:
     """Whether a named input is a Maildir, a message or an mbox (its first bytes are read to tell); an input that
     cannot be read is left to the run, which reports it."""
+    from .sources.inputs import is_mail
+
     if _is_maildir(source):
         return True
     try:
@@ -600,11 +623,15 @@ def _mail_input(source: Input) -> bool:
 
 
 def _is_maildir(source: Input) -> bool:
+    from .mail.mailbox import is_maildir
+
     return source.name != STDIN and is_maildir(source.name)
 
 
 def _rewrite_maildir(source: Input, transform: Callable[[bytes], bytes], args: argparse.Namespace) -> None:
     """Rewrite each message file of a Maildir that changes, atomically (as --in-place writes any file)."""
+    from . import mail
+
     for message in mail.messages(source.name):
         assert message.path is not None  # a Maildir message is a file of its own
         try:

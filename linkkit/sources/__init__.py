@@ -7,9 +7,22 @@ envelope of their records; mailboxes come from :mod:`linkkit.mail`; ``inputs`` t
 is the value they all yield.
 """
 
-from .document import ERROR, HTML, MAIL, TEXT, Document, HeaderLink, Position, failure
-from .files import WalkOptions, names_from
-from .inputs import Counts, documents
+from typing import TYPE_CHECKING
+
+from .. import _names_on_first_use
+
+if TYPE_CHECKING:
+    from .document import ERROR, HTML, MAIL, TEXT, Document, HeaderLink, Position, failure
+    from .files import WalkOptions, names_from
+    from .inputs import Counts, documents
+
+# Each name loaded with its module on first use (PEP 562): the value every source yields (``document``) without the
+# readers of every kind of input.
+__getattr__ = _names_on_first_use(__name__, {
+    **dict.fromkeys(("ERROR", "HTML", "MAIL", "TEXT", "Document", "HeaderLink", "Position", "failure"), ".document"),
+    **dict.fromkeys(("WalkOptions", "names_from"), ".files"),
+    **dict.fromkeys(("Counts", "documents"), ".inputs"),
+})
 
 __all__ = [
     "ERROR", "HTML", "MAIL", "TEXT", "Counts", "Document", "HeaderLink", "Position", "WalkOptions", "documents",

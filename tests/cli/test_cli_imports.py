@@ -69,6 +69,14 @@ def test_the_uri_core_loads_its_modules_on_first_use() -> None:
     assert {"linkkit.uri.validation", "linkkit.uri.rfc1738", "linkkit.uri.urn"} <= _modules_after(code)
 
 
+@pytest.mark.parametrize("option", ["--version", "--help"])
+def test_the_version_and_the_help_load_none_of_the_machinery(option: str) -> None:
+    loaded = _modules_after(f"from linkkit.cli import main\ntry:\n    main([{option!r}])\nexcept SystemExit:\n    pass")
+    machinery = ("linkkit.sources", "linkkit.mail", "linkkit.text", "linkkit.html", "linkkit.uri.resolution",
+                 "linkkit.batch.drivers", "linkkit.batch.extract", "linkkit.batch.progress")
+    assert not {name for name in loaded if name.startswith(machinery)} and "regex" not in loaded
+
+
 def test_a_scan_whose_references_take_the_hot_path_loads_neither_regex_nor_urns() -> None:
     hot = _modules_after("import linkkit\nassert linkkit.findall('see http://a.example/x, https://b.example/.')")
     assert "linkkit.text.scan" in hot and not hot & {"regex", "linkkit.uri.urn", "linkkit.uri.validation"}
