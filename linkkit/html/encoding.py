@@ -87,6 +87,10 @@ def _meta_encoding(document: bytes) -> str | None:
 
 
 _ASCII_PAIRS = [bytes((first, second)) for first in range(128) for second in range(128)]
+# UTF-8 and windows-1252, the default and the fallback of encoding sniffing (13.2.3.1), the encodings of most
+# documents: ASCII-compatible by their definitions (RFC 3629 3; a single-byte superset of ASCII), so not tested
+# (16,384 decodings, 6 ms for windows-1252, once a process).
+_ASCII_SUPERSETS = frozenset({"utf-8", "cp1252"})
 
 
 @functools.lru_cache(maxsize=64)
@@ -95,6 +99,8 @@ def _is_ascii_compatible(codec: str) -> bool:
     tokenized as they are. Not so for UTF-16 and EBCDIC, nor for codecs whose ASCII escape sequences change what
     follows ("+" in UTF-7, "~{" in HZ, ESC in ISO-2022, "\\u" in raw_unicode_escape); and no other byte means an
     ASCII character."""
+    if codec in _ASCII_SUPERSETS:
+        return True
     try:
         if not all(pair.decode(codec) == pair.decode("ascii") for pair in _ASCII_PAIRS):
             return False

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import signal
 from typing import Any
+from unittest import mock
 
 import lxml.etree  # type: ignore[import-untyped]
 import lxml.html  # type: ignore[import-untyped]
@@ -14,7 +15,7 @@ from fixtures_loader import FIXTURES
 
 import linkkit
 from linkkit.errors import ResolutionError
-from linkkit.html import Link, absolutize, links, rewrite, rewrite_lxml, rewrite_soup
+from linkkit.html import Link, absolutize, encoding, links, rewrite, rewrite_lxml, rewrite_soup
 
 
 def load_cases(name: str) -> list[Any]:
@@ -146,6 +147,14 @@ def test_a_base_url_without_scheme_is_an_error() -> None:
 def test_an_unknown_encoding_label_is_an_error_naming_it() -> None:
     with pytest.raises(LookupError, match="no-such-encoding"):
         links(b"<a href=x>", encoding="no-such-encoding")
+
+
+def test_the_encodings_taken_as_ascii_supersets_untested_pass_the_test() -> None:
+    for codec in encoding._ASCII_SUPERSETS:
+        encoding._is_ascii_compatible.cache_clear()
+        with mock.patch.object(encoding, "_ASCII_SUPERSETS", frozenset()):
+            assert encoding._is_ascii_compatible(codec)
+    encoding._is_ascii_compatible.cache_clear()
 
 
 def test_a_document_that_is_neither_bytes_nor_str_is_a_type_error() -> None:
