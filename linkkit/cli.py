@@ -511,9 +511,9 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
 
 
 def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    from .uri.resolution import Base
-
     if args.base is not None:
+        from .uri.resolution import Base
+
         try:
             Base(args.base).resolve("")  # an absolute base: the HTML inputs resolve against it
         except ResolutionError as error:

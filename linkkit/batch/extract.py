@@ -24,7 +24,6 @@ from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, FILE, HTML, MAIL, Document, HeaderLink
 from ..sources.inputs import WHOLE_SIZE, Counts, file_documents
-from ..uri.resolution import Base
 from .formats import LINE, LinkLine, link_lines
 
 if TYPE_CHECKING:
@@ -167,6 +166,8 @@ class HeaderURI(NamedTuple):
 
 def _header_rows(document: Document) -> Group:
     """The header links of an HTTP envelope, resolved against the target URI (never against Content-Location)."""
+    from ..uri.resolution import Base  # the URI core, loaded by the first web archive record with header links
+
     base = None
     if document.base is not None:
         try:
