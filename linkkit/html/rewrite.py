@@ -121,7 +121,6 @@ def _resolved(
             found = [merged[i] for i in order]
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
     parsed_base = None if base is None else Base(base)
-    parsed_base_url = None if base_url is None else Base(base_url)
     # A document repeats its links: each value is resolved once, and the lists are built by C loops. The visible
     # text's references are not resolved: the scanner's reading is their target.
     raws = list(map(_RAW, found))
@@ -130,8 +129,10 @@ def _resolved(
     uris: list[str] = list(map(targets.get, raws, raws))  # a reading (a default here) is replaced below
     for index, reading in readings.items():
         uris[index] = reading
-    for index in base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
-        uris[index] = _target(raws[index], parsed_base_url)
+    if base_hrefs:  # a <base href> is resolved against the retrieval URL (its fallback base)
+        parsed_base_url = None if base_url is None else Base(base_url)
+        for index in base_hrefs:
+            uris[index] = _target(raws[index], parsed_base_url)
     return _Resolved(prepared, found, uris, base, base_hrefs, base_url, readings.keys())
 
 

@@ -366,7 +366,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
     search, match_markup = _MARKUP.search, _MARKUP.match
     # A step always matches (every branch of the skipped markup may repeat zero times): typed so. Read from _STEP
     # at each scan, so that the differential test's substitute step takes effect.
-    step = cast(Callable[[str, int], re.Match[str]], _STEP.match)
+    step = cast("Callable[[str, int], re.Match[str]]", _STEP.match)  # a string: no type built per scan
     values: dict[str, str] = {}
     link_places: dict[tuple[str, ...], tuple[str, str, str | None]] = {}  # _link_place of each name as written
     new_found = tuple.__new__  # a NamedTuple's own __new__ is a Python function: this is the same, in C
