@@ -6,9 +6,7 @@ located in the raw bytes, RFC 2046) -> ``parts`` (transfer encodings, charsets, 
 RFC 5064) -> ``rewrite`` (changed parts re-encoded, every other byte copied).
 """
 
-import sys
-import types
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .. import _names_on_first_use
 from .errors import MailError, Problem
@@ -29,21 +27,8 @@ _HOMES = {
 }
 
 
-__getattr__ = _names_on_first_use(__name__, _HOMES)
+__getattr__ = _names_on_first_use(__name__, _HOMES)  # links and rewrite stay the functions, modules loaded or not
 
-
-class _Face(types.ModuleType):
-    """This package, whose ``links`` and ``rewrite`` stay the functions of those names: the import system binds a
-    submodule to its package's attribute of the same name when it first loads it, which the eager imports used to
-    bind over (customizing module attribute access, Python data model 3.3.2.1)."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _HOMES and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Face
 
 __all__ = [
     "LINK_HEADERS",

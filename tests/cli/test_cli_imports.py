@@ -53,6 +53,20 @@ def test_mail_links_and_rewrite_are_the_functions_whatever_was_imported_first(fi
     _modules_after(code)
 
 
+@pytest.mark.parametrize("first", ["import linkkit.security.flags", "import linkkit.security.redact", "pass"])
+def test_security_names_are_the_functions_whatever_was_imported_first(first: str) -> None:
+    code = (f"{first}\nfrom linkkit import security\nimport types\n"
+            "assert not isinstance(security.flags, types.ModuleType) and callable(security.flags)\n"
+            "assert callable(security.defang) and callable(security.redact), security.redact")
+    _modules_after(code)
+
+
+def test_flagging_loads_neither_redaction_nor_defanging() -> None:
+    loaded = _modules_after("import linkkit\nassert not linkkit.flags('http://example.org/')")
+    assert "linkkit.security.flags" in loaded
+    assert not loaded & {"linkkit.security.redact", "linkkit.security.defang", "email.message"}
+
+
 def test_the_face_gives_its_names_and_rooms_on_first_use() -> None:
     code = ("import linkkit\nassert linkkit.parse('http://a/b').host == 'a'\nassert linkkit.html.links(b'<a href=x>')\n"
             "assert linkkit.uri.resolve is linkkit.resolve\nfrom linkkit import finditer, flags\n"
