@@ -402,11 +402,12 @@ def _scan(view: str, codec: str | None) -> _Scan:
             if skipped.lastgroup == "link":  # <a href="...">: its one URL, and nothing else to do
                 written = skipped.group("tag", "name")
                 tag, name, kind = link_places.get(written) or link_places.setdefault(written, _link_place(*written))
-                start, end = skipped.span("plain")
+                span = skipped.span("plain")
+                start, end = span
                 if start >= 0 and kind == URL:  # most links: the value is the URL, taken without a call
                     text = view[start:end]
-                    append(new_found(_Found, (tag, name, values.setdefault(text, text), (start, end), start, end, '"',
-                                              None, URL)))
+                    append(new_found(_Found, (tag, name, values.setdefault(text, text), span, start, end, '"', None,
+                                              URL)))
                 elif kind is not None:
                     collect(tag, name, kind, *_value(skipped))
                 position = skipped.end()
