@@ -89,17 +89,11 @@ _HOMES = {
     **dict.fromkeys(("defang", "flags", "refang"), ".security"),
 }
 _ROOMS = frozenset({"batch", "cli", "html", "io", "link", "mail", "security", "sources", "text", "uri"})
-_names_and_rooms = _names_on_first_use(__name__, _HOMES, _ROOMS)
+__getattr__ = _names_on_first_use(__name__, _HOMES, _ROOMS)
 
-
-def __getattr__(name: str) -> Any:
-    """The re-exported names, the rooms (``linkkit.html``...) and ``__version__``, each loaded on first use
-    (PEP 562): importing the face pays for no room, and a run for the rooms it uses."""
-    if name == "__version__":
-        from importlib.metadata import version
-
-        return version("linkkit")  # single source: the version in pyproject.toml
-    return _names_and_rooms(name)
+# The one place the version is written: pyproject.toml reads it from here (its dynamic version), so `linkkit --version`
+# reads no package metadata (importlib.metadata and the e-mail package it imports cost a start-up about 10 ms).
+__version__ = "0.1.0"
 
 
 __all__ = [
