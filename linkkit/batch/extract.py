@@ -456,20 +456,20 @@ def extract_all(documents: list[Document], options: ExtractOptions) -> list[Outc
         outcome = extract(document, options)
         if outcome.uris is not None or outcome.spilled is not None:
             if run:
-                outcomes.append(joined(run))
+                outcomes.append(_joined(run))
                 run = []
             outcomes.append(outcome)
             continue
         run.append(outcome)
         if outcome.messages:
-            outcomes.append(joined(run))
+            outcomes.append(_joined(run))
             run = []
     if run:
-        outcomes.append(joined(run))
+        outcomes.append(_joined(run))
     return outcomes
 
 
-def joined(run: list[Outcome]) -> Outcome:
+def _joined(run: list[Outcome]) -> Outcome:
     """The outcomes of consecutive documents as one (none kept URIs or spilled): their lines as one value, their
     messages and counts together."""
     if len(run) == 1:
