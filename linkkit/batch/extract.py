@@ -249,12 +249,13 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     if not text.isascii():
         undecodable = Undecodable()
         undecodable.check(text, 0, 1, 0)
-        _warn(undecodable, document.name, encoding, messages)
+        warn_undecodable(undecodable, document.name, encoding, messages)
     return found
 
 
-def _warn(undecodable: Undecodable, name: str, encoding: Encoding, messages: list[str]) -> None:
-    """The warning about the bytes of the input *name* that did not decode, if any, added to *messages*."""
+def warn_undecodable(undecodable: Undecodable, name: str, encoding: Encoding, messages: list[str]) -> None:
+    """The warning about the bytes of the input *name* that did not decode, if any, added to *messages* (which the
+    driver prints in input order)."""
     if undecodable.count:
         warning = io.StringIO()
         undecodable.warn(Input(name, None), encoding, warning)
@@ -303,7 +304,7 @@ def _streamed_rows(document: Document, source: Input, options: ExtractOptions, m
             yield from text_rows(chunks, options.scanner, places)
         except CORRUPT as error:  # a compressed file cut short: the links before the cut are out already
             raise InputError(label, f"cannot decompress further: {error}") from None
-    _warn(undecodable, label, encoding, messages)
+    warn_undecodable(undecodable, label, encoding, messages)
 
 
 def _opened(document: Document) -> IO[bytes]:

@@ -33,7 +33,7 @@ from ..text.reference import Reference
 from ..text.stream import finditer_stream
 from ..uri.normalization import normalize
 from ..uri.resolution import Base
-from .extract import Outcome, scanner_options, stream_reach
+from .extract import Outcome, scanner_options, stream_reach, warn_undecodable
 
 
 def redaction(args: Any) -> Redaction | None:
@@ -217,10 +217,7 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     except UnicodeEncodeError as error:  # a replacement the input's encoding cannot hold
         unencodable = error.object[error.start : error.end]
         raise InputError(source.label, f"cannot encode {unencodable!r} as {encoding.codec}") from None
-    if undecodable.count:
-        warning = io.StringIO()
-        undecodable.warn(source, encoding, warning)
-        messages.append(warning.getvalue().rstrip("\n"))
+    warn_undecodable(undecodable, source.name, encoding, messages)
     return changed
 
 

@@ -47,10 +47,14 @@ def content_suffix(name: str) -> str:
     ``.txt``); empty for standard input."""
     if name == STDIN:
         return ""
-    stem, suffix = os.path.splitext(os.path.basename(name))
-    while suffix.lower() in COMPRESSION_SUFFIXES:
-        stem, suffix = os.path.splitext(stem)
-    return suffix.lower()
+    stem = os.path.basename(name)
+    # os.path.splitext's suffix, without its calls: from the last dot, unless only dots come before it (.bashrc)
+    while (dot := stem.rfind(".")) > 0 and stem[:dot].lstrip("."):
+        suffix = stem[dot:].lower()
+        if suffix not in COMPRESSION_SUFFIXES:
+            return suffix
+        stem = stem[:dot]
+    return ""
 
 
 def is_mail(name: str, head: bytes) -> bool:

@@ -188,6 +188,19 @@ def test_listing_leaves_a_small_file_to_its_reader_and_splits_a_large_container(
     assert list(inputs.file_documents(str(tree / "image.bin"), told, None)) == [] and told.binary == 1
 
 
+@pytest.mark.parametrize(("name", "suffix"), [
+    ("notes.TXT.gz", ".txt"), ("page.html.zst", ".html"), ("a.tar.gz", ".tar"), ("a.gz", ""), ("a.", "."),
+    (".bashrc", ""), ("..a", ""), ("x/.a.gz", ""), ("dir.d/file", ""), ("a..b", ".b"), ("-", ""),
+])
+def test_the_content_suffix_is_os_path_splitext_s_under_any_compression_suffix(name: str, suffix: str) -> None:
+    assert inputs.content_suffix(name) == suffix
+    if name != "-":  # the same answer as os.path.splitext, peeled while it names a compression
+        stem, expected = os.path.splitext(os.path.basename(name))
+        while expected.lower() in inputs.COMPRESSION_SUFFIXES:
+            stem, expected = os.path.splitext(stem)
+        assert suffix == expected.lower()
+
+
 def test_a_text_under_the_whole_size_is_read_at_once_by_its_reader(tmp_path: Path) -> None:
     text = tmp_path / "mid.txt"
     text.write_bytes(b"x" * 20000 + b" http://late.example/\n")
