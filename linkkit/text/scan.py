@@ -40,6 +40,9 @@ from .rules import (
     PROSE_PUNCTUATION,
 )
 
+if TYPE_CHECKING:
+    import regex
+
 __all__ = ["Reference", "ScanOptions", "findall", "finditer", "sub", "subn"]
 
 
@@ -65,10 +68,6 @@ class ScanOptions:
                 raise TypeError(f"option {name} takes a {kind.__name__}, not {type(value).__name__}: {value!r}")
         if self.max_length < 1:
             raise ValueError(f"max_length must be at least 1, not {self.max_length!r}")
-
-
-if TYPE_CHECKING:
-    import regex
 
 
 class _Pattern:
