@@ -145,6 +145,22 @@ def test_the_skipping_step_finds_and_rewrites_as_the_full_tokenizer(document: st
         assert results() == fast
 
 
+# Double-quoted values at the edges of the step's plain value (printable ASCII but '"' and "&", no space at an
+# end) and of collect()'s own test, in link tags the step takes whole and in one it leaves to the full tokenizer.
+EDGE_VALUES = ["", "x", "a b", "a  b", " a", "a ", "\ta", "a\n", "a\r\nb", "&amp;", "a&b", "&#x2F;x", "&copy=", "\\",
+               "'", "%20", "é", "日本", "\x00", "\x7f", "\x85", "\u00a0a", "\u2028", "#f", "http://h/a/../b"]
+EDGE_TAGS = ['<a href="{v}">', '<p><A HREF="{v}" class=x>t</A>', '<img alt=x src="{v}"/>', '<a ping="{v}">',
+             '<a href="{v}" href=y>', '<base href="/b/"><a href="{v}">']
+
+
+@pytest.mark.parametrize("tag", EDGE_TAGS)
+@pytest.mark.parametrize("value", EDGE_VALUES)
+def test_the_steps_plain_values_read_as_the_full_tokenizer_reads_them(value: str, tag: str) -> None:
+    test_the_skipping_step_finds_and_rewrites_as_the_full_tokenizer.hypothesis.inner_test(  # type: ignore[attr-defined]
+        tag.format(v=value)
+    )
+
+
 def _codec_names() -> list[str]:
     """Every codec Python knows: the modules of the encodings package and the targets of its aliases."""
     modules = {module.name for module in pkgutil.iter_modules(encodings.__path__)}
