@@ -142,8 +142,15 @@ def decoded_chunks(
     source: Input, encoding: Encoding, head: bytes, binary: IO[bytes], undecodable: Undecodable
 ) -> Iterator[str]:
     """The text after the BOM of *head* and the rest of *binary*, decoded chunk by chunk, noting bytes that do not
-    decode; bytes that cannot even be kept (UTF-16 of odd length) are an error naming their offset."""
+    decode; bytes that cannot even be kept (UTF-16 of odd length) are an error naming their offset.
+
+    A decoder whose state is the bytes it holds (UTF-8, -16, -32: a call that raises leaves them as they were)
+    decodes strictly until a first byte does not decode, then that chunk again and the rest keeping such bytes:
+    until then no chunk needs a search for what was kept."""
     decoder = codecs.getincrementaldecoder(encoding.codec)(errors=ERRORS)
+    strict = isinstance(decoder, codecs.BufferedIncrementalDecoder)
+    if strict:
+        decoder.errors = "strict"
     offset, line, line_start = 0, 1, 0
     given = len(encoding.bom)  # bytes given to the decoder so far
     data, final = head[given:], False
@@ -151,13 +158,20 @@ def decoded_chunks(
         final = not data
         held = len(decoder.getstate()[0])  # bytes of an unfinished character, from the last call
         try:
-            chunk = decoder.decode(data, final=final)
+            try:
+                chunk = decoder.decode(data, final=final)
+            except UnicodeDecodeError:
+                if not strict:
+                    raise
+                decoder.errors, strict = ERRORS, False
+                chunk = decoder.decode(data, final=final)
         except UnicodeDecodeError as error:
             at = given - held + error.start
             raise InputError(source.label, f"cannot decode byte {at} as {encoding.codec}: {error.reason}") from None
         given += len(data)
         if chunk:
-            undecodable.check(chunk, offset, line, line_start)
+            if not strict:
+                undecodable.check(chunk, offset, line, line_start)
             newlines = chunk.count("\n")
             if newlines:
                 line, line_start = line + newlines, offset + chunk.rfind("\n") + 1

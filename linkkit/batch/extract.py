@@ -240,13 +240,17 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     what cannot be decoded (an odd byte of UTF-16)."""
     data = document.data or b""
     encoding = text_encoding(source, data)
-    try:
-        text = (data[len(encoding.bom):] if encoding.bom else data).decode(encoding.codec, ERRORS)
+    body = data[len(encoding.bom):] if encoding.bom else data
+    try:  # most texts decode strictly: then nothing is undecodable, and no search for what was kept is needed
+        text, clean = body.decode(encoding.codec), True
     except UnicodeDecodeError:
-        return None
+        try:
+            text, clean = body.decode(encoding.codec, ERRORS), False
+        except UnicodeDecodeError:
+            return None
     refs = _text().finditer(text, **options.scanner)
     found: list[Row] = _placed(text, "\n", refs) if places else [(ref, None, None) for ref in refs]
-    if not text.isascii():
+    if not clean:
         undecodable = Undecodable()
         undecodable.check(text, 0, 1, 0)
         warn_undecodable(undecodable, document.name, encoding, messages)
