@@ -38,7 +38,10 @@ _TSV_ESCAPES = {"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 def plain_line(uri: str) -> str:
     """*uri* on one line: the control characters and line separators it may hold (an ``href`` with a newline)
-    are never URI characters, so they are percent-encoded (``%0A``), which is how a URI carries them."""
+    are never URI characters, so they are percent-encoded (``%0A``), which is how a URI carries them. None of
+    them is printable: a printable URI, nearly every one, is its own line without a search."""
+    if uri.isprintable():
+        return uri
     return _LINE_BREAKING.sub(lambda character: percent_encode(character.group()), uri)
 
 

@@ -4,6 +4,7 @@ surrogates, non-ASCII)."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
@@ -93,3 +94,12 @@ def test_extra_fields_that_would_replace_the_records_own_are_refused_as_record_r
     write = json_lines("page.html", "byte", {"uri": "other"})
     with pytest.raises(ValueError, match="uri"):
         write(link, 1, 1)
+
+
+def test_every_character_a_plain_line_percent_encodes_is_unprintable() -> None:
+    # plain_line returns a printable URI as it is, without its search: sound only while this holds
+    from linkkit.batch.formats import _LINE_BREAKING
+
+    encoded = [chr(code) for code in range(sys.maxunicode + 1) if _LINE_BREAKING.match(chr(code))]
+    assert len(encoded) == 0x20 + 0x21 + 2  # C0, DEL and C1, the line and paragraph separators
+    assert not any(character.isprintable() for character in encoded)
