@@ -252,6 +252,7 @@ def test_options_are_keyword_only_and_checked() -> None:
         ({"abbreviated": 1}, "option abbreviated takes a bool, not int: 1"),
         ({"max_length": 2.5}, "option max_length takes a int, not float: 2.5"),
         ({"max_length": True}, "option max_length takes a int, not bool: True"),
+        ({"max_length": [1]}, r"option max_length takes a int, not list: \[1\]"),
     ],
 )
 def test_an_option_of_the_wrong_type_is_an_error_that_names_it(options: dict[str, object], message: str) -> None:
