@@ -5,7 +5,7 @@ runs it."""
 
 from typing import TYPE_CHECKING
 
-from .. import _names_on_first_use
+from ..lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from .drivers import default_jobs, run_dask, run_local
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 # Each name loaded with its module on first use (PEP 562): the command line's parser needs the formats only, and
 # `linkkit --version` none of the drivers, the extractors or the sources they load.
-__getattr__ = _names_on_first_use(__name__, {
+__getattr__ = names_on_first_use(__name__, {
     **dict.fromkeys(("default_jobs", "run_dask", "run_local"), ".drivers"),
     **dict.fromkeys(("ExtractOptions", "Outcome", "extract_all"), ".extract"),
     **dict.fromkeys(("COLUMNS", "FORMATS"), ".formats"),

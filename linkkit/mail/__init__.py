@@ -8,7 +8,7 @@ RFC 5064) -> ``rewrite`` (changed parts re-encoded, every other byte copied).
 
 from typing import TYPE_CHECKING
 
-from .. import _names_on_first_use
+from ..lazy import names_on_first_use
 from .errors import MailError, Problem
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ _HOMES = {
 }
 
 
-__getattr__ = _names_on_first_use(__name__, _HOMES)  # links and rewrite stay the functions, modules loaded or not
+__getattr__ = names_on_first_use(__name__, _HOMES)  # links and rewrite stay the functions, modules loaded or not
 
 
 __all__ = [

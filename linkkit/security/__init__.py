@@ -9,7 +9,7 @@ forms).
 
 from typing import TYPE_CHECKING
 
-from .. import _names_on_first_use
+from ..lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from .defang import Refanged, defang, defang_written, refang, refanged
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # Each name loaded with its module on first use (PEP 562): flagging loads neither redaction (and the e-mail package it
 # needs) nor the defanging tables. defang, flags and redact stay the functions, their modules loaded or not.
-__getattr__ = _names_on_first_use(__name__, {
+__getattr__ = names_on_first_use(__name__, {
     **dict.fromkeys(("Refanged", "defang", "defang_written", "refang", "refanged"), ".defang"),
     **dict.fromkeys(("FLAG_NAMES", "Flag", "FlagName", "flags"), ".flags"),
     **dict.fromkeys(("Redaction", "redact", "redact_html", "redact_message", "redact_text"), ".redact"),

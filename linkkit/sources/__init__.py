@@ -9,7 +9,7 @@ is the value they all yield.
 
 from typing import TYPE_CHECKING
 
-from .. import _names_on_first_use
+from ..lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from .document import ERROR, HTML, MAIL, TEXT, Document, HeaderLink, Position, failure
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 # Each name loaded with its module on first use (PEP 562): the value every source yields (``document``) without the
 # readers of every kind of input.
-__getattr__ = _names_on_first_use(__name__, {
+__getattr__ = names_on_first_use(__name__, {
     **dict.fromkeys(("ERROR", "HTML", "MAIL", "TEXT", "Document", "HeaderLink", "Position", "failure"), ".document"),
     **dict.fromkeys(("WalkOptions", "names_from"), ".files"),
     **dict.fromkeys(("Counts", "documents"), ".inputs"),

@@ -8,7 +8,7 @@ classes, the scheme table and URNs, and a batch, which resolves, load neither va
 
 from typing import TYPE_CHECKING
 
-from .. import _names_on_first_use
+from ..lazy import names_on_first_use
 
 if TYPE_CHECKING:
     from .model import HostKind, URIReference, compose, parse
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .urn import URN, parse_urn
     from .validation import Violation, is_valid, validate
 
-__getattr__ = _names_on_first_use(
+__getattr__ = names_on_first_use(
     __name__,
     {
         **dict.fromkeys(("HostKind", "URIReference", "compose", "parse"), ".model"),
