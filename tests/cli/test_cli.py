@@ -415,7 +415,8 @@ def test_a_closed_pipe_ends_quietly_with_the_sigpipe_status(tmp_path: Path, comm
     assert process.stdout.readline()
     process.stdout.close()
     assert process.wait(timeout=120) == 141
-    assert process.stderr.read() == b""
+    with process.stderr:
+        assert process.stderr.read() == b""
 
 
 @pytest.mark.parametrize("command", SUBCOMMANDS)
