@@ -298,23 +298,42 @@ def _text_rows(document: Document, options: ExtractOptions, messages: list[str],
 def _streamed_rows(document: Document, source: Input, options: ExtractOptions, messages: list[str], places: bool,
                    ) -> Iterator[Row]:
     label = document.name
-    stream: IO[bytes] = io.BytesIO(document.data or b"") if document.data is not None else _opened(document)
-    with stream:
-        try:
-            head = source.read(stream, SNIFF_SIZE)
+    try:
+        stream: IO[bytes] = io.BytesIO(document.data or b"") if document.data is not None else _opened(document)
+        with stream:
+            cut: list[BaseException] = []
+            try:
+                head = source.read(stream, SNIFF_SIZE)
+            except CORRUPT as error:
+                head = b""
+                cut.append(error)
             encoding = text_encoding(source, head)
             undecodable = Undecodable()
-            chunks = decoded_chunks(source, encoding, head, stream, undecodable)
+            chunks = _until_cut(decoded_chunks(source, encoding, head, stream, undecodable), cut)
             yield from text_rows(chunks, options.scanner, places)
-        except CORRUPT as error:  # a compressed file cut short: the links before the cut are out already
-            raise InputError(label, f"cannot decompress further: {error}") from None
+            if cut:  # a compressed file cut short: every link of the text before the cut is out already
+                raise InputError(label, f"cannot decompress further: {cut[0]}")
+    finally:
+        if document.temporary and document.path is not None:  # standard input's text, spooled: read once
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(document.path)
     warn_undecodable(undecodable, label, encoding, messages)
+
+
+def _until_cut(chunks: Iterator[str], cut: list[BaseException]) -> Iterator[str]:
+    """*chunks* until reading on fails (a damaged compressed file), the failure then put in *cut*: the text ends
+    there, so the scan gives every reference before the cut, the last ones included."""
+    try:
+        yield from chunks
+    except CORRUPT as error:
+        cut.append(error)
 
 
 def _opened(document: Document) -> IO[bytes]:
     assert document.path is not None
     try:
-        return open_input(document.path)
+        # a temporary file holds standard input as it was decompressed already
+        return open(document.path, "rb") if document.temporary else open_input(document.path)
     except CORRUPT as error:
         raise InputError(document.name, getattr(error, "strerror", None) or str(error)) from None
 

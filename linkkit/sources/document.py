@@ -62,7 +62,9 @@ class Document:
     out of memory until then and out of any pipe to a worker;
     ``base`` the retrieval URL where the input says it (RFC 3986 5.1.3) and ``charset`` the encoding it declares;
     ``header_links`` the links of an HTTP envelope; ``size`` the bytes it stands for, for progress;
-    ``content_type`` the media type the input declares for it (a WARC record's), when it does.
+    ``content_type`` the media type the input declares for it (a WARC record's), when it does; ``temporary`` that
+    ``path`` names a temporary file holding it (standard input's text, which cannot be read twice), which the
+    process that reads it removes.
     """
 
     name: str
@@ -76,6 +78,7 @@ class Document:
     error: str | None = None
     size: int = 0
     content_type: str | None = None
+    temporary: bool = False
 
     def __reduce__(self) -> tuple[type[Document], tuple[Any, ...]]:
         return Document, _DOCUMENT_FIELDS(self)

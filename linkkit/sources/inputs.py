@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import os
 import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, cast
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from stat import S_ISREG
 
 from ..errors import InputError
-from ..io import HTML_SUFFIXES, STDIN, starts_as_html
+from ..io import CHUNK_SIZE, HTML_SUFFIXES, STDIN, starts_as_html
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
 from .compressed import CORRUPT, compression, decompressed, peek_decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
@@ -239,8 +240,7 @@ def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes] | None
     if stream is None or len(head) < BINARY_SNIFF:  # the whole file: no need to open it again
         return (Document(label, kind, head, size=len(head)),)
     if name == STDIN:
-        rest = stream.read()
-        return (Document(label, kind, head + rest, size=len(head) + len(rest)),)
+        return _standard_input(label, kind, head, stream)
     size = os.fstat(stream.fileno()).st_size if stored else os.path.getsize(name)
     if stored and size < whole:
         # one byte more than the file held when asked: a file that grew since then is read from its path
@@ -248,6 +248,38 @@ def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes] | None
         if len(head) + len(rest) <= size:
             return (Document(label, kind, head + rest, size=len(head) + len(rest)),)
     return (Document(label, kind, None, path=name, size=size),)
+
+
+def _standard_input(label: str, kind: str, head: bytes, stream: IO[bytes]) -> tuple[Document, ...]:
+    """Standard input's text or HTML after its first bytes *head*, read here since it cannot be read twice. A text
+    longer than WHOLE_SIZE bytes goes on into a temporary file that its reader removes, so that a run's memory stays
+    bounded whatever is piped in (HTML is held whole, as its finder reads a file). Input cut short (a damaged gzip
+    member) is an error document after the text read before the cut, as for a compressed file; HTML cut short gives
+    the error alone, as a file does."""
+    pieces, held = [head], len(head)
+    spool: IO[bytes] | None = None
+    cut = None
+    try:
+        while chunk := stream.read(CHUNK_SIZE):
+            if spool is not None:
+                spool.write(chunk)
+                continue
+            pieces.append(chunk)
+            held += len(chunk)
+            if kind == TEXT and held > WHOLE_SIZE:
+                spool = tempfile.NamedTemporaryFile(prefix="linkkit-stdin-", suffix=".txt", delete=False)
+                spool.writelines(pieces)
+                pieces = []
+    except CORRUPT as error:
+        cut = failure(label, f"cannot decompress further: {error}")
+    if spool is not None:
+        with spool:
+            document = Document(label, kind, None, path=spool.name, size=spool.tell(), temporary=True)
+    else:
+        document = Document(label, kind, b"".join(pieces), size=held)
+    if cut is None:
+        return (document,)
+    return (cut,) if kind == HTML else (document, cut)
 
 
 def _messages(head: bytes, stream: IO[bytes], label: str) -> Iterator[Document]:

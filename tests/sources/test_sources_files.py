@@ -11,6 +11,7 @@ import lzma
 import os
 import pickle
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -149,6 +150,46 @@ def test_a_dash_is_standard_input_even_when_compressed(
     assert run(capsys, "-")[0] == ["http://in.example/"]
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"stdin http://in.example/\n")))
     assert run(capsys, "-")[0] == ["http://in.example/"]
+
+
+LONG_TEXT = "".join(f"line {i} see http://example.org/{i} now\n" for i in range(20000)).encode()
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_standard_input_longer_than_the_whole_size_is_read_once_through_a_temporary_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, jobs: str
+) -> None:
+    # it cannot be read twice, and held whole it would take memory without bound: past WHOLE_SIZE it is spooled
+    monkeypatch.setattr(inputs, "WHOLE_SIZE", 4096)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    _stdin(monkeypatch, gzip.compress(LONG_TEXT))
+    found = list(documents(["-"], WalkOptions(), Counts()))
+    assert [(d.name, d.kind, d.data, d.temporary, d.size) for d in found] == [
+        ("<stdin>", "text", None, True, len(LONG_TEXT))]
+    assert Path(found[0].path or "").read_bytes() == LONG_TEXT
+    _stdin(monkeypatch, gzip.compress(LONG_TEXT))
+    assert cli.main(["extract", "-q", "-j", jobs, "-"]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"http://example.org/{i}" for i in range(20000)]
+    assert [path.name for path in tmp_path.iterdir()] == [Path(found[0].path or "").name]  # the run's own: removed
+
+
+@pytest.mark.parametrize("whole_size", [1 << 20, 4096])
+def test_standard_input_cut_short_gives_the_links_before_the_cut_then_the_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], whole_size: int
+) -> None:
+    # a damaged gzip member on standard input is a clear error after the links read before it, never a traceback
+    monkeypatch.setattr(inputs, "WHOLE_SIZE", whole_size)
+    data = gzip.compress(LONG_TEXT)
+    _stdin(monkeypatch, data[: len(data) // 2])
+    out, err = run(capsys, "-", status=1)
+    expected = [f"http://example.org/{i}" for i in range(20000)]
+    assert 1000 < len(out) < 20000 and out[:-1] == expected[: len(out) - 1]  # the last may be cut by the damage
+    assert expected[len(out) - 1].startswith(out[-1])
+    assert "linkkit: error: <stdin>: cannot decompress further: " in err
 
 
 def test_documents_carry_kind_name_size_and_position(tree: Path) -> None:
