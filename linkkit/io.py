@@ -145,11 +145,11 @@ def decoded_chunks(
     decode; bytes that cannot even be kept (UTF-16 of odd length) are an error naming their offset.
 
     A decoder whose state is the bytes it holds (UTF-8, -16, -32: a call that raises leaves them as they were)
-    decodes strictly until a first byte does not decode, then that chunk again and the rest keeping such bytes:
-    until then no chunk needs a search for what was kept."""
+    decodes each chunk strictly first, and a chunk that holds a byte that does not decode again keeping it: only
+    such a chunk needs a search for what was kept."""
     decoder = codecs.getincrementaldecoder(encoding.codec)(errors=ERRORS)
-    strict = isinstance(decoder, codecs.BufferedIncrementalDecoder)
-    if strict:
+    retries = isinstance(decoder, codecs.BufferedIncrementalDecoder)
+    if retries:
         decoder.errors = "strict"
     offset, line, line_start = 0, 1, 0
     given = len(encoding.bom)  # bytes given to the decoder so far
@@ -157,20 +157,22 @@ def decoded_chunks(
     while not final:
         final = not data
         held = len(decoder.getstate()[0])  # bytes of an unfinished character, from the last call
+        kept = not retries  # whether the chunk may hold bytes kept undecoded
         try:
             try:
                 chunk = decoder.decode(data, final=final)
             except UnicodeDecodeError:
-                if not strict:
+                if not retries:
                     raise
-                decoder.errors, strict = ERRORS, False
+                decoder.errors, kept = ERRORS, True
                 chunk = decoder.decode(data, final=final)
+                decoder.errors = "strict"
         except UnicodeDecodeError as error:
             at = given - held + error.start
             raise InputError(source.label, f"cannot decode byte {at} as {encoding.codec}: {error.reason}") from None
         given += len(data)
         if chunk:
-            if not strict:
+            if kept:
                 undecodable.check(chunk, offset, line, line_start)
             newlines = chunk.count("\n")
             if newlines:
