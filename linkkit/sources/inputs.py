@@ -257,29 +257,40 @@ def _standard_input(label: str, kind: str, head: bytes, stream: IO[bytes]) -> tu
     member) is an error document after the text read before the cut, as for a compressed file; HTML cut short gives
     the error alone, as a file does."""
     pieces, held = [head], len(head)
-    spool: IO[bytes] | None = None
-    cut = None
     try:
-        while chunk := stream.read(CHUNK_SIZE):
-            if spool is not None:
-                spool.write(chunk)
-                continue
+        while kind != TEXT or held <= WHOLE_SIZE:
+            chunk = stream.read(CHUNK_SIZE)
+            if not chunk:
+                return (Document(label, kind, b"".join(pieces), size=held),)
             pieces.append(chunk)
             held += len(chunk)
-            if kind == TEXT and held > WHOLE_SIZE:
-                spool = tempfile.NamedTemporaryFile(prefix="linkkit-stdin-", suffix=".txt", delete=False)
-                spool.writelines(pieces)
-                pieces = []
     except CORRUPT as error:
         cut = failure(label, f"cannot decompress further: {error}")
-    if spool is not None:
-        with spool:
-            document = Document(label, kind, None, path=spool.name, size=spool.tell(), temporary=True)
-    else:
-        document = Document(label, kind, b"".join(pieces), size=held)
-    if cut is None:
-        return (document,)
-    return (cut,) if kind == HTML else (document, cut)
+        return (cut,) if kind == HTML else (Document(label, kind, b"".join(pieces), size=held), cut)
+    return _spooled(label, pieces, stream)  # a text past WHOLE_SIZE, with more to come
+
+
+def _spooled(label: str, pieces: list[bytes], stream: IO[bytes]) -> tuple[Document, ...]:
+    """Standard input's text, *pieces* read and the rest of *stream*, in a temporary file (removed again when it
+    cannot be written); cut short, the error document after it."""
+    cut = None
+    with tempfile.NamedTemporaryFile(prefix="linkkit-stdin-", suffix=".txt", delete=False) as spool:
+        try:
+            spool.writelines(pieces)
+            while True:
+                try:
+                    chunk = stream.read(CHUNK_SIZE)
+                except CORRUPT as error:  # a read error, not the temporary file's: the text before it is kept
+                    cut = failure(label, f"cannot decompress further: {error}")
+                    break
+                if not chunk:
+                    break
+                spool.write(chunk)
+        except BaseException:
+            os.remove(spool.name)
+            raise
+        document = Document(label, TEXT, None, path=spool.name, size=spool.tell(), temporary=True)
+    return (document,) if cut is None else (document, cut)
 
 
 def _messages(head: bytes, stream: IO[bytes], label: str) -> Iterator[Document]:

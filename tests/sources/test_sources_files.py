@@ -4,6 +4,7 @@ content, binary files skipped and counted, and inputs that cannot be read report
 from __future__ import annotations
 
 import bz2
+import errno
 import gzip
 import io
 import json
@@ -175,6 +176,25 @@ def test_standard_input_longer_than_the_whole_size_is_read_once_through_a_tempor
     assert cli.main(["extract", "-q", "-j", jobs, "-"]) == 0
     assert capsys.readouterr().out.splitlines() == [f"http://example.org/{i}" for i in range(20000)]
     assert [path.name for path in tmp_path.iterdir()] == [Path(found[0].path or "").name]  # the run's own: removed
+
+
+def test_standard_input_that_cannot_be_spooled_is_an_error_and_leaves_no_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    class Full(io.FileIO):
+        """A temporary file on a full disk."""
+
+        def write(self, data: object) -> int:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def spool(**_: object) -> Full:
+        return Full(tmp_path / "spool", "wb")
+
+    monkeypatch.setattr(inputs, "WHOLE_SIZE", 4096)
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", spool)
+    _stdin(monkeypatch, LONG_TEXT)
+    assert run(capsys, "-", status=1) == ([], "linkkit: error: <stdin>: No space left on device\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("whole_size", [1 << 20, 4096])
