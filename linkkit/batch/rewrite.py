@@ -5,13 +5,13 @@ in place or into a mirror of the tree)."""
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import io
 import os
 import shutil
 import urllib.parse
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -25,8 +25,8 @@ from ..io import (
 from ..mail.mailbox import Message, messages_after
 from ..security.defang import defang, defang_written, written_kind
 from ..security.redact import Redaction, redacted
-from ..sources.document import Document
 from ..sources.compressed import compression
+from ..sources.document import Document
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
 from ..text.reference import Reference

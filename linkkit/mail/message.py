@@ -15,8 +15,8 @@ part 2 holds a message whose parts are 2.1, 2.2 (or whose single body is 2.1).
 from __future__ import annotations
 
 import email.parser
-import email.utils
 import email.policy
+import email.utils
 import re
 from dataclasses import dataclass, field
 from email.message import Message

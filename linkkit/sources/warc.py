@@ -25,7 +25,7 @@ from collections.abc import Generator, Iterator
 from typing import IO
 
 from .document import ERROR, HTML, TEXT, Document, Position, failure
-from .http import DecodingError, decoded, dechunked, header_links, media_type, parse
+from .http import DecodingError, dechunked, decoded, header_links, media_type, parse
 
 WARC_MAGIC = b"WARC/"
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
