@@ -37,7 +37,6 @@ BOM_LESS = {"utf-8-sig": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}
 UNDECODED = re.compile("[\udc80-\udcff]+")  # PEP 383: the lone surrogates surrogateescape decodes bad bytes to
 
 
-
 class OutputError(Exception):
     """An output that cannot be written, or a file that is not replaced; the message names it and says why."""
 

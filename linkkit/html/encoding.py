@@ -6,7 +6,7 @@ import codecs
 import functools
 import re
 
-from ..io import BOMS, SNIFF_SIZE
+from ..io import BOM_LESS, BOMS, SNIFF_SIZE
 from .places import ASCII_WHITESPACE, WS
 from .tokenizer import _MARKUP, _attributes
 
@@ -34,10 +34,6 @@ _META_CHARSET = re.compile(
 )
 
 
-# Python codecs that write a byte order mark before every value they encode: the standard means the BOM-less form.
-_BOM_WRITING = {"utf-16": "utf-16-le", "utf-32": "utf-32-le", "utf-8-sig": "utf-8"}
-
-
 def _python_codec(label: str) -> codecs.CodecInfo | None:
     """Python's codec of that name or alias, or None."""
     try:
@@ -56,7 +52,8 @@ def _codec(label: str) -> str | None:
     info = _python_codec(label)
     if info is None or not info._is_text_encoding:
         return None
-    return _BOM_WRITING.get(info.name, info.name)
+    # a codec that writes a byte order mark before every value it encodes: the standard means the BOM-less form
+    return BOM_LESS.get(info.name, info.name)
 
 
 def _meta_encoding(document: bytes) -> str | None:
