@@ -68,6 +68,21 @@ class Input:
         except OSError as error:  # e.g. a directory
             raise InputError(self.label, error.strerror or str(error)) from None
 
+    def read_some(self, binary: IO[bytes], size: int) -> bytes:
+        """:func:`read_some`; a read error names this input."""
+        try:
+            return read_some(binary, size)
+        except OSError as error:
+            raise InputError(self.label, error.strerror or str(error)) from None
+
+
+def read_some(binary: IO[bytes], size: int) -> bytes:
+    """Up to *size* more bytes of *binary* (empty at its end), by one read of what lies under it where it has
+    ``read1``: a damaged compressed stream then fails only when nothing more can be read, and the bytes read before
+    the damage are not lost with a call that was filling a whole *size*."""
+    read1 = getattr(binary, "read1", None)
+    return binary.read(size) if read1 is None else bytes(read1(size))
+
 
 @dataclass(frozen=True)
 class Encoding:
@@ -179,7 +194,7 @@ def decoded_chunks(
             offset += len(chunk)
             yield chunk
         if not final:
-            data = source.read(binary, CHUNK_SIZE)
+            data = source.read_some(binary, CHUNK_SIZE)
 
 
 def encoded(text: str, encoder: codecs.IncrementalEncoder) -> bytes:

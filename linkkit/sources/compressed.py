@@ -11,6 +11,8 @@ import lzma
 import zlib
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from ..io import read_some
+
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
 
@@ -152,8 +154,10 @@ class _Layers(io.RawIOBase):
         return True
 
     def readinto(self, target: WriteableBuffer) -> int:
+        """One read of the innermost layer (``read1``: a damaged member fails only when it has nothing more to give,
+        so no bytes decompressed before the damage are lost with a read that was filling *target*)."""
         buffer = memoryview(target).cast("B")
-        data = self.layers[-1].read(len(buffer))
+        data = read_some(self.layers[-1], len(buffer))
         buffer[: len(data)] = data
         return len(data)
 

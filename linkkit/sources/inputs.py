@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from stat import S_ISREG
 
 from ..errors import InputError
-from ..io import CHUNK_SIZE, HTML_SUFFIXES, STDIN, starts_as_html
+from ..io import CHUNK_SIZE, HTML_SUFFIXES, STDIN, read_some, starts_as_html
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
 from .compressed import CORRUPT, compression, decompressed, peek_decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
@@ -259,7 +259,7 @@ def _standard_input(label: str, kind: str, head: bytes, stream: IO[bytes]) -> tu
     pieces, held = [head], len(head)
     try:
         while kind != TEXT or held <= WHOLE_SIZE:
-            chunk = stream.read(CHUNK_SIZE)
+            chunk = read_some(stream, CHUNK_SIZE)
             if not chunk:
                 return (Document(label, kind, b"".join(pieces), size=held),)
             pieces.append(chunk)
@@ -279,7 +279,7 @@ def _spooled(label: str, pieces: list[bytes], stream: IO[bytes]) -> tuple[Docume
             spool.writelines(pieces)
             while True:
                 try:
-                    chunk = stream.read(CHUNK_SIZE)
+                    chunk = read_some(stream, CHUNK_SIZE)
                 except CORRUPT as error:  # a read error, not the temporary file's: the text before it is kept
                     cut = failure(label, f"cannot decompress further: {error}")
                     break

@@ -13,11 +13,13 @@ import os
 import pickle
 import sys
 import tempfile
+import zlib
 from pathlib import Path
 
 import pytest
 import zstandard
 
+import linkkit
 from linkkit import cli
 from linkkit.sources import Counts, Document, HeaderLink, Position, WalkOptions, documents, names_from
 from linkkit.sources import inputs
@@ -210,6 +212,40 @@ def test_standard_input_cut_short_gives_the_links_before_the_cut_then_the_error(
     assert 1000 < len(out) < 20000 and out[:-1] == expected[: len(out) - 1]  # the last may be cut by the damage
     assert expected[len(out) - 1].startswith(out[-1])
     assert "linkkit: error: <stdin>: cannot decompress further: " in err
+
+
+def _prefix(compress: str, data: bytes) -> bytes:
+    """What a decompressor gives of *data*, a compressed file cut short, before it runs out."""
+    if compress == "gzip":
+        return zlib.decompressobj(wbits=31).decompress(data)
+    if compress == "bzip2":
+        return bz2.BZ2Decompressor().decompress(data)
+    if compress == "xz":
+        return lzma.LZMADecompressor().decompress(data)
+    return zstandard.ZstdDecompressor().decompressobj().decompress(data)
+
+
+COMPRESS = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress,
+            "zstd": zstandard.ZstdCompressor().compress}
+
+
+@pytest.mark.parametrize("compress", list(COMPRESS))
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_compressed_text_cut_short_gives_every_link_of_what_decompresses_then_the_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, compress: str, stdin: bool
+) -> None:
+    # nothing decompressed before the damage is lost: each layer is read a read1 at a time
+    text = LONG_TEXT * 4
+    data = COMPRESS[compress](text)
+    data = data[: len(data) * 2 // 3]
+    expected = linkkit.findall(_prefix(compress, data).decode())
+    path = tmp_path / "cut.txt.z"
+    path.write_bytes(data)
+    if stdin:
+        _stdin(monkeypatch, data)
+    out, err = run(capsys, "-q", "-" if stdin else str(path), status=1)
+    assert 10000 < len(expected) < 80000 and out == expected
+    assert "cannot decompress further" in err or "ended inside a frame" in err
 
 
 def test_documents_carry_kind_name_size_and_position(tree: Path) -> None:
