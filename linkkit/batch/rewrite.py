@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
-import io
 import os
 import shutil
 import urllib.parse
@@ -298,53 +297,39 @@ def _target(options: TreeOptions, path: str) -> Path:
     return Path(options.out_dir) / os.path.relpath(path, options.root)
 
 
-def _transformed(options: TreeOptions, path: str, data: bytes, messages: list[str]) -> bytes | None:
-    """The new content of the file *path*, or None when it is left as it is (binary, or not of the command's kind)."""
+Transform = Callable[[IO[bytes], Output, list[str]], bool]  # a file read -> its new content written; changed?
+
+
+def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None:
+    """How the file *path*, whose first bytes are *head*, is rewritten into an output (True when it changed), or
+    None when it is left as it is (binary, or not of the command's kind)."""
     source = Input(path, options.encoding)
-    head = data[:BINARY_SNIFF]
     if is_binary(head) and options.encoding is None:
         return None
     base = retrieval_url(options.base_url, options.root, path) if options.base_url else None
-    file_options = _with_base(options, base)
+    file_options = dataclasses.replace(options, base=base if base is not None else options.base)
     if options.command == "absolutize":
         if is_mail(path, head):
-            return _messages_rewritten(source, data, mail_absolutizer(file_options))
+            absolutizer = mail_absolutizer(file_options)
+            return lambda binary, out, messages: rewrite_messages(
+                source, messages_after(b"", binary, source.label), absolutizer, out)
         if looks_like_html(source, head):
             if base is None:
                 raise InputError(path, "an HTML document needs --base-url, its retrieval URL")
-            return absolutized(source, data, base, options.encoding)
+            return lambda binary, out, messages: _absolutized_into(source, binary.read(), base, options.encoding, out)
         return None
     if looks_like_html(source, head) and not options.as_text and not is_mail(path, head):
         if redaction(options) is not None or options.defang:
-            html_out = _Buffer()
-            rewrite_html(source, data, file_options, Output(html_out, path))  # type: ignore[arg-type]
-            return bytes(html_out.data)
+            return lambda binary, out, messages: rewrite_html(source, binary.read(), file_options, out)
         return None  # markup is absolutize's: rewriting it as prose would damage it
-    out = _Buffer()
-    rewrite_text(source, io.BytesIO(data), file_options, Output(out, path), messages)  # type: ignore[arg-type]
-    return bytes(out.data)
+    # a text (or a mailbox) is read and written as a stream: memory stays bounded whatever the file's size
+    return lambda binary, out, messages: rewrite_text(source, binary, file_options, out, messages)
 
 
-def _with_base(options: TreeOptions, base: str | None) -> TreeOptions:
-    return dataclasses.replace(options, base=base if base is not None else options.base)
-
-
-def _messages_rewritten(source: Input, data: bytes, transform: Callable[[bytes], bytes]) -> bytes:
-    out = _Buffer()
-    rewrite_messages(source, messages_after(b"", io.BytesIO(data), source.label), transform, Output(out, source.label))  # type: ignore[arg-type]
-    return bytes(out.data)
-
-
-class _Buffer:
-    def __init__(self) -> None:
-        self.data = bytearray()
-
-    def write(self, data: bytes | memoryview) -> int:
-        self.data += data
-        return len(data)
-
-    def flush(self) -> None:
-        pass
+def _absolutized_into(source: Input, data: bytes, base: str, encoding: str | None, out: Output) -> bool:
+    new = absolutized(source, data, base, encoding)
+    out.write(new)
+    return new != data
 
 
 def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
@@ -355,26 +340,29 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
     try:
         if document.error is not None:
             raise InputError(document.name, document.error)
-        try:
-            with open(path, "rb") as stream:
-                data = stream.read()
-        except OSError as error:
-            raise InputError(path, error.strerror or str(error)) from None
-        new = _transformed(options, path, data, messages)
-        target = _target(options, path)
-        if new is None and options.out_dir is None:
-            return Outcome([], None, messages, 0, 0, 1, len(data))
-        if options.out_dir is not None:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        with replacing(target, options.force) as written:
-            written.output.write(data if new is None else new)
-            written.changed = options.out_dir is not None or new != data
-        if options.out_dir is not None and new is None:
+        source = Input(path, None)
+        with source.open_binary() as binary:
+            size = os.fstat(binary.fileno()).st_size
+            transform = _treatment(options, path, source.read(binary, BINARY_SNIFF))
+            if transform is None and options.out_dir is None:
+                return Outcome([], None, messages, 0, 0, 1, size)
+            binary.seek(0)
+            target = _target(options, path)
+            if options.out_dir is not None:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            with replacing(target, options.force) as written:
+                if transform is None:  # a mirror's copy of a file left as it is
+                    shutil.copyfileobj(binary, written.output)
+                    changed = False
+                else:
+                    changed = transform(binary, written.output, messages)
+                written.changed = options.out_dir is not None or changed
+        if options.out_dir is not None and transform is None:
             shutil.copymode(path, target)
     except (InputError, OutputError) as error:
         messages.append(f"linkkit: error: {error}")
         return Outcome([], None, messages, 1, 0, 1, document.size)
-    return Outcome([], None, messages, 0, 0, 1, len(data))
+    return Outcome([], None, messages, 0, 0, 1, size)
 
 
 def rewrite_files(documents: list[Document], options: TreeOptions) -> list[Outcome]:

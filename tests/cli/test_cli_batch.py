@@ -219,6 +219,31 @@ def test_rewrite_r_rewrites_texts_and_leaves_markup_and_binary_files(
     assert (site / "docs" / "notes.txt").read_text() == "read <http://example.org/x> and more\n"
 
 
+def test_rewrite_r_streams_a_text_so_its_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
+    # a text is read and written a chunk at a time into its atomic target, not held whole (nor its new content)
+    import tracemalloc
+
+    from linkkit.batch.rewrite import TreeOptions, rewrite_file
+    from linkkit.sources import Document
+
+    (tmp_path / "site").mkdir()
+    path = tmp_path / "site" / "big.log"
+    data = b"".join(b"line %d see http://EXAMPLE.org/a/../%%7e%d now\n" % (i, i) for i in range(30_000))
+    path.write_bytes(data)
+    options = TreeOptions(command="rewrite", root=str(tmp_path / "site"), out_dir=str(tmp_path / "out"),
+                          normalize=True)
+    tracemalloc.start()
+    try:
+        outcome = rewrite_file(Document(str(path), "file", path=str(path), size=len(data)), options)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (outcome.failed, outcome.messages, outcome.size) == (0, [], len(data))
+    assert (tmp_path / "out" / "big.log").read_bytes() == b"".join(
+        b"line %d see http://example.org/~%d now\n" % (i, i) for i in range(30_000))
+    assert peak < len(data) // 4  # held whole, old and new, the file took more than twice its size
+
+
 @pytest.mark.parametrize("argv", [
     ["absolutize", "-r", "{site}", "--base", "https://s.example/"],  # neither --in-place nor -o
     ["rewrite", "-r", "{site}", "{site}", "--in-place"],  # one folder
