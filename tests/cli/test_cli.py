@@ -746,3 +746,12 @@ def test_extract_refuses_an_output_file_inside_a_folder_it_reads(
         cli.main(["extract", "-r", str(tmp_path), "-o", str(tmp_path / "out.txt")])
     assert stopped.value.code == 2 and "would be read as input" in capsys.readouterr().err
     assert not (tmp_path / "out.txt").exists()
+
+
+def test_the_max_length_help_names_the_scanners_own_default(capsys: pytest.CaptureFixture[str]) -> None:
+    # the help writes the default out (the parser does not load the scanner): it must stay the scanner's
+    from linkkit.text import ScanOptions
+
+    with pytest.raises(SystemExit):
+        cli.main(["extract", "--help"])
+    assert f"(default {ScanOptions().max_length})" in " ".join(capsys.readouterr().out.split())
