@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
 from ..errors import InputError, ResolutionError
 from ..io import (
-    CHUNK_SIZE, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding,
+    CHUNK_SIZE, ERRORS, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding,
 )
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
@@ -37,8 +37,6 @@ def _text() -> ModuleType:
     from .. import text
 
     return text
-
-ERRORS = "surrogateescape"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -335,7 +333,7 @@ def _opened(document: Document) -> IO[bytes]:
         # a temporary file holds standard input as it was decompressed already
         return open(document.path, "rb") if document.temporary else open_input(document.path)
     except CORRUPT as error:
-        raise InputError(document.name, getattr(error, "strerror", None) or str(error)) from None
+        raise _unreadable(document, error) from None
 
 
 def _data(document: Document) -> bytes:
@@ -345,7 +343,12 @@ def _data(document: Document) -> bytes:
         try:
             return stream.read()
         except CORRUPT as error:
-            raise InputError(document.name, getattr(error, "strerror", None) or str(error)) from None
+            raise _unreadable(document, error) from None
+
+
+def _unreadable(document: Document, error: BaseException) -> InputError:
+    """The error of a document whose file cannot be opened or read (a system error's reason, else its message)."""
+    return InputError(document.name, getattr(error, "strerror", None) or str(error))
 
 
 def flag_records(uri: str, context: Context) -> list[dict[str, Any]]:

@@ -60,16 +60,17 @@ def content_suffix(name: str) -> str:
 
 def is_mail(name: str, head: bytes) -> bool:
     """A message or an mbox: by its name (.eml, .mbox), else by its content, unless its name says text or HTML."""
-    suffix = content_suffix(name)
-    if suffix in MAIL_SUFFIXES:
-        return True
-    return suffix not in NOT_MAIL_SUFFIXES and looks_like_mail(head)
+    return _is_mail(content_suffix(name), head)
+
+
+def _is_mail(suffix: str, head: bytes) -> bool:
+    return suffix in MAIL_SUFFIXES or (suffix not in NOT_MAIL_SUFFIXES and looks_like_mail(head))
 
 
 def kind_of(name: str, head: bytes) -> str:
     """``mail``, ``html`` or ``text``: what the finders should read a file (by its name and first bytes) as."""
     suffix = content_suffix(name)
-    if suffix in MAIL_SUFFIXES or (suffix not in NOT_MAIL_SUFFIXES and looks_like_mail(head)):
+    if _is_mail(suffix, head):
         return MAIL
     if suffix in HTML_SUFFIXES or starts_as_html(head):
         return HTML
@@ -334,7 +335,7 @@ class _Rejoined(io.RawIOBase):
             self.head = self.head[size:]
             self.position += size
             return size
-        data = self.stream.read(len(buffer))
+        data = read_some(self.stream, len(buffer))
         buffer[: len(data)] = data
         self.position += len(data)
         return len(data)
@@ -351,6 +352,6 @@ class _Unclosed(io.RawIOBase):
 
     def readinto(self, target: WriteableBuffer) -> int:
         buffer = memoryview(target).cast("B")
-        data = self.stream.read(len(buffer))
+        data = read_some(self.stream, len(buffer))
         buffer[: len(data)] = data
         return len(data)
