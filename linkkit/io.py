@@ -433,6 +433,8 @@ class Lines:
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
 # An input that opens, after whitespace and comments, with an HTML doctype or an html, head or body tag.
 _HTML_START = re.compile(r"(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html|head|body)[\s/>]", re.IGNORECASE | re.DOTALL)
+# The bytes whose Latin-1 characters that pattern's \s matches (str.isspace).
+_LATIN_1_SPACES = bytes(byte for byte in range(256) if chr(byte).isspace())
 
 
 def looks_like_html(source: Input, data: bytes) -> bool:
@@ -447,4 +449,6 @@ def starts_as_html(data: bytes) -> bool:
     bom, codec = b"", "latin-1"
     if head[:1] in BOM_STARTS:  # the first byte of some BOM (an empty head is in too, and has none)
         bom, codec = next(((bom, codec) for bom, codec in BOMS if head.startswith(bom)), (bom, codec))
+    elif head.lstrip(_LATIN_1_SPACES)[:1] != b"<":  # most texts: no "<" first, so no comment, doctype or tag
+        return False
     return _HTML_START.match(head[len(bom):].decode(codec, "ignore")) is not None

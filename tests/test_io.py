@@ -79,3 +79,11 @@ def test_utf16_of_odd_length_is_an_error_naming_the_offset(monkeypatch: pytest.M
     data = "ab".encode("utf-16-le") + b"c"
     with pytest.raises(InputError, match=r"t\.txt: cannot decode byte 4 as utf-16-le"):
         _decoded(data, "utf-16-le", 2, monkeypatch)
+
+
+@pytest.mark.parametrize("byte", range(256))
+def test_html_starts_after_any_latin_1_space_and_after_nothing_else(byte: int) -> None:
+    """An input starts as HTML after whitespace, its bytes read as Latin-1 (str.isspace, what the pattern's \\s
+    takes): the test of the first byte that is not a space gives the pattern's answer for every byte."""
+    assert linkkit_io.starts_as_html(bytes([byte]) + b"<html>") is chr(byte).isspace()
+    assert linkkit_io.starts_as_html(bytes([byte]) + b"<!-- a -->\n<!DOCTYPE html>") is chr(byte).isspace()

@@ -12,7 +12,7 @@ import functools
 import io
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
@@ -58,10 +58,11 @@ class ExtractOptions:
     # Past SPILL_SIZE bytes, a document's output goes to a temporary file on this machine, which the writer copies
     # and removes: memory stays bounded whatever the document's size. Not for Dask, whose results travel.
     spill: bool = False
+    # the scanner's keyword arguments, made once: every text of a batch is scanned with them
+    scanner: dict[str, Any] = field(init=False, repr=False, compare=False)
 
-    @property
-    def scanner(self) -> dict[str, Any]:
-        return scanner_options(self.abbreviated, self.emails, self.max_length)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "scanner", scanner_options(self.abbreviated, self.emails, self.max_length))
 
 
 def scanner_options(abbreviated: bool, emails: bool, max_length: int | None) -> dict[str, Any]:
@@ -412,97 +413,107 @@ def _encoded(lines: list[str]) -> bytes:
 
 
 def extract(document: Document, options: ExtractOptions) -> Outcome:
-    """The one pure function every driver maps: *document*'s records as formatted output lines, an error record
-    in place of what could not be read. A ``file`` document is opened here, told by its content and each document
-    it holds done in turn (none for a binary file, which the outcome counts)."""
-    if document.kind != FILE:
-        return _extracted((document,), options, None)
+    """The one pure function of a batch: *document*'s records as formatted output lines, an error record in place
+    of what could not be read. A ``file`` document is opened here, told by its content and each document it holds
+    done in turn (none for a binary file, which the outcome counts)."""
     counts = Counts()
-    return _extracted(file_documents(document.path or document.name, counts, options.encoding, whole=WHOLE_SIZE),
-                      options, counts)
-
-
-def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: Counts | None) -> Outcome:
-    """The output lines of *documents*, one input's, in order; *counts* what their source met besides them."""
-    places = options.format != "plain"  # one URI per line: no line and column to find
-    lines: list[str] = []
-    uris: list[str | None] | None = [] if options.unique else None
-    messages: list[str] = []
-    failed = count = held = records = size = 0
-    spill: IO[bytes] | None = None
-    spill_path = ""
-    for document in documents:
-        records += 1
-        size += document.size
-        context: Context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
-        try:
-            for site, rows in _groups(document, options, messages, places):
-                line_of = _line_writer(options, site, context)
-                for link, line, column in rows:
-                    text = line_of(link, line, column)
-                    lines.append(text)
-                    held += len(text)
-                    count += 1
-                    if uris is not None:
-                        uris.append(link.uri)
-                    elif held > SPILL_SIZE and options.spill:
-                        if spill is None:
-                            import tempfile
-
-                            descriptor, spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
-                            spill = os.fdopen(descriptor, "wb")
-                        spill.write(_encoded(lines))
-                        lines, held = [], 0
-        except InputError as error:
-            failed += 1
-            messages.append(f"linkkit: error: {error}")
-            if options.format != "plain":
-                lines.append(LINE[options.format](error_record(document, str(error))))
-                if uris is not None:
-                    uris.append(None)
-    binary = 0 if counts is None else counts.binary
-    if spill is not None:
-        spill.write(_encoded(lines))
-        spill.close()
-        return Outcome([], uris, messages, failed, count, records, size, spill_path, binary)
-    if uris is not None:
-        return Outcome([_encoded([text]) for text in lines], uris, messages, failed, count, records, size, None,
-                       binary)
-    # one value to send back from a worker, not one per link
-    return Outcome([_encoded(lines)] if lines else [], uris, messages, failed, count, records, size, None, binary)
+    return _extracted(_opened_documents([document], counts, options), options, counts, cut=False)[0]
 
 
 def extract_all(documents: list[Document], options: ExtractOptions) -> list[Outcome]:
-    """:func:`extract` over a chunk of documents: the task a worker is given. A run of outcomes that nothing
-    tells apart (no URIs kept for ``--unique``, nothing spilled, messages only at its end, so that each still
-    follows its document's lines) comes back joined into one: one value per run for the main process to receive
-    and write, not one per file."""
-    outcomes: list[Outcome] = []
-    run: list[Outcome] = []
+    """:func:`extract` over a chunk of documents, the task a driver gives a worker: the outcome of each run of
+    documents, cut after a document with messages so that they follow its lines. One value per run for the main
+    process to receive and write, not one per file."""
+    counts = Counts()
+    return _extracted(_opened_documents(documents, counts, options), options, counts, cut=True)
+
+
+def _opened_documents(documents: list[Document], counts: Counts, options: ExtractOptions) -> Iterator[Document]:
+    """*documents*, each ``file`` document opened and replaced by the documents it holds (*counts* the binary
+    files among them)."""
     for document in documents:
-        outcome = extract(document, options)
-        if outcome.uris is not None or outcome.spilled is not None:
-            if run:
-                outcomes.append(_joined(run))
-                run = []
-            outcomes.append(outcome)
-            continue
-        run.append(outcome)
-        if outcome.messages:
-            outcomes.append(_joined(run))
-            run = []
-    if run:
-        outcomes.append(_joined(run))
+        if document.kind == FILE:
+            yield from file_documents(document.path or document.name, counts, options.encoding, whole=WHOLE_SIZE)
+        else:
+            yield document
+
+
+def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: Counts, *, cut: bool,
+               ) -> list[Outcome]:
+    """The output lines of *documents*, in order, as outcomes: one for them all, or with *cut* one for each run
+    that ends with a document whose messages must follow its lines; *counts* what their source met besides them."""
+    places = options.format != "plain"  # one URI per line: no line and column to find
+    outcomes: list[Outcome] = []
+    run = _Run(options.unique)
+    for document in documents:
+        run.records += 1
+        run.size += document.size
+        context: Context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
+        try:
+            for site, rows in _groups(document, options, run.messages, places):
+                line_of = _line_writer(options, site, context)
+                for link, line, column in rows:
+                    run.add_link(line_of(link, line, column), link.uri, options.spill)
+        except InputError as error:
+            run.failed += 1
+            run.messages.append(f"linkkit: error: {error}")
+            if options.format != "plain":
+                run.add_error(LINE[options.format](error_record(document, str(error))))
+        if cut and run.messages:
+            outcomes.append(run.outcome(counts))
+            run = _Run(options.unique)
+    if run.records or counts.binary or not outcomes:
+        outcomes.append(run.outcome(counts))
     return outcomes
 
 
-def _joined(run: list[Outcome]) -> Outcome:
-    """The outcomes of consecutive documents as one (none kept URIs or spilled): their lines as one value, their
-    messages and counts together."""
-    if len(run) == 1:
-        return run[0]
-    data = b"".join([line for outcome in run for line in outcome.lines])
-    return Outcome([data] if data else [], None, [message for outcome in run for message in outcome.messages],
-                   sum(outcome.failed for outcome in run), sum(outcome.links for outcome in run),
-                   sum(outcome.records for outcome in run), sum(outcome.size for outcome in run), None,
-                   sum(outcome.binary for outcome in run))
+class _Run:
+    """The output of a run of documents as it is made: its lines held in memory until they pass SPILL_SIZE bytes,
+    then written to a temporary file (where *spill* allows), the URIs of the lines with *unique*, its messages
+    and counts."""
+
+    def __init__(self, unique: bool) -> None:
+        self.lines: list[str] = []
+        self.uris: list[str | None] | None = [] if unique else None
+        self.messages: list[str] = []
+        self.failed = self.links = self.held = self.records = self.size = 0
+        self.spill: IO[bytes] | None = None
+        self.spill_path = ""
+
+    def add_link(self, line: str, uri: str, spill: bool) -> None:
+        """The output line of a link, whose URI is *uri*."""
+        self.lines.append(line)
+        self.links += 1
+        if self.uris is not None:
+            self.uris.append(uri)
+            return
+        self.held += len(line)
+        if self.held > SPILL_SIZE and spill:
+            if self.spill is None:
+                import tempfile
+
+                descriptor, self.spill_path = tempfile.mkstemp(prefix="linkkit-spill-", suffix=".out")
+                self.spill = os.fdopen(descriptor, "wb")
+            self.spill.write(_encoded(self.lines))
+            self.lines, self.held = [], 0
+
+    def add_error(self, line: str) -> None:
+        """The output line of an error record (never dropped by ``--unique``: its URI is None)."""
+        self.lines.append(line)
+        if self.uris is not None:
+            self.uris.append(None)
+
+    def outcome(self, counts: Counts) -> Outcome:
+        """The run's outcome, with the binary files *counts* met since the previous one (taken from it)."""
+        binary, counts.binary = counts.binary, 0
+        if self.spill is not None:
+            self.spill.write(_encoded(self.lines))
+            self.spill.close()
+            return Outcome([], None, self.messages, self.failed, self.links, self.records, self.size,
+                           self.spill_path, binary)
+        if self.uris is not None:
+            return Outcome([_encoded([text]) for text in self.lines], self.uris, self.messages, self.failed,
+                           self.links, self.records, self.size, None, binary)
+        # one value to send back from a worker, not one per link
+        return Outcome([_encoded(self.lines)] if self.lines else [], None, self.messages, self.failed, self.links,
+                       self.records, self.size, None, binary)

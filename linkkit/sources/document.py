@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 # What a document holds, as the finders read it; FILE is a whole file not opened yet, whose kind (and whether it
 # holds several documents, or none: a binary file) is told by the process that reads it.
@@ -51,8 +51,7 @@ class HeaderLink:
     span: tuple[int, int]
 
 
-@dataclass(frozen=True, slots=True)
-class Document:
+class Document(NamedTuple):
     """One document to find links in.
 
     ``name`` is the input as the user named it (a path, ``<stdin>``; for a Maildir message its own file);
@@ -80,14 +79,10 @@ class Document:
     content_type: str | None = None
     temporary: bool = False
 
-    def __reduce__(self) -> tuple[type[Document], tuple[Any, ...]]:
-        return Document, _DOCUMENT_FIELDS(self)
 
-
-# Each class's fields in order, read at once: what a document is pickled as (a batch sends every document to a
-# worker, and a slots dataclass's own __getstate__ costs a Python call and a dict more per document).
+# Position's fields in order, read at once: what a position is pickled as (a slots dataclass's own __getstate__
+# costs a Python call and a dict more).
 _POSITION_FIELDS = attrgetter(*(item.name for item in fields(Position)))
-_DOCUMENT_FIELDS = attrgetter(*(item.name for item in fields(Document)))
 
 
 def failure(name: str, message: str, position: Position | None = None) -> Document:

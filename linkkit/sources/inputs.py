@@ -115,44 +115,63 @@ def listed(
         yield from file_documents(item, counts, encoding)
 
 
-def file_documents(name: str, counts: Counts, encoding: str | None, *, whole: int = 0) -> Iterator[Document]:
+def file_documents(name: str, counts: Counts, encoding: str | None, *, whole: int = 0) -> Iterable[Document]:
     """The documents of the input *name* (a file, a folder, ``-``), told by its content; one that cannot be read
     is a failure document in its place. A stored text or HTML file of fewer than *whole* bytes is read whole here;
-    a longer one is read from its path where it is processed."""
+    a longer one is read from its path where it is processed. A small file's documents come as a tuple, told at
+    once; a larger input's as it is read on."""
     try:
-        yield from _file_documents(name, counts, encoding, whole)
-    except InputError as error:
-        yield failure(error.source, str(error).removeprefix(f"{error.source}: "))
-    except OSError as error:
-        yield failure("<stdin>" if name == STDIN else name, error.strerror or str(error))
+        found = _file_documents(name, counts, encoding, whole)
+    except (InputError, OSError) as error:
+        return (_failed(name, error),)
+    return found if isinstance(found, tuple) else _caught(name, found)
 
 
-def _file_documents(name: str, counts: Counts, encoding: str | None, whole: int) -> Iterator[Document]:
+def _caught(name: str, found: Iterable[Document]) -> Iterator[Document]:
+    """*found*, then a failure document in place of the rest where reading on fails."""
+    try:
+        yield from found
+    except (InputError, OSError) as error:
+        yield _failed(name, error)
+
+
+def _failed(name: str, error: InputError | OSError) -> Document:
+    """The failure document of the input *name*: an input error's message, or a system error's reason."""
+    if isinstance(error, InputError):
+        return failure(error.source, str(error).removeprefix(f"{error.source}: "))
+    return failure("<stdin>" if name == STDIN else name, error.strerror or str(error))
+
+
+def _file_documents(name: str, counts: Counts, encoding: str | None, whole: int) -> Iterable[Document]:
     """The documents of the input *name*, told by its content: the file is opened once, and its first bytes read
     once, for every question asked of them; a file object is made only to read on past them (a small file, read
-    whole by its first read, costs an open, a read and a close)."""
+    whole by its first read, costs an open, a read and a close, and its documents are told at once)."""
     if name == STDIN:
-        yield from _stdin_documents(counts, encoding)
-        return
+        return _stdin_documents(counts, encoding)
     descriptor = _opened(name)
     if descriptor is None:
-        yield from _maildir_documents(name)
-        return
+        return _maildir_documents(name)
     try:
         head = _head(descriptor)
     except IsADirectoryError:  # a folder, told by opening and reading it: no stat first
         os.close(descriptor)
-        yield from _maildir_documents(name)
-        return
+        return _maildir_documents(name)
     except BaseException:
         os.close(descriptor)
         raise
     compressed = compression(head)
     if compressed is None and len(head) < BINARY_SNIFF and not is_warc(head):  # the whole file, as stored
         os.close(descriptor)
-        yield from _head_documents(name, name, head, None, counts, encoding, stored=True, whole=whole)
-        return
-    with open(descriptor, "rb") as raw:  # on from where the first read left it; closing it closes the descriptor
+        return _head_documents(name, name, head, None, counts, encoding, stored=True, whole=whole)
+    # on from where the first read left it; closing the file object closes the descriptor
+    return _read_on(open(descriptor, "rb"), name, head, compressed, counts, encoding, whole)
+
+
+def _read_on(raw: IO[bytes], name: str, head: bytes, compressed: str | None, counts: Counts, encoding: str | None,
+             whole: int) -> Iterator[Document]:
+    """The documents of a stored file longer than its first bytes *head*, or compressed: read on from *raw*,
+    which is closed after."""
+    with raw:
         if compressed in ("gzip", None) and is_warc(peek_decompressed(head, compressed) if compressed else head):
             # FastWARC reads gzip members itself, so each record's offset is its offset in the stored file, and a
             # truncated last member does not hide the records before it
