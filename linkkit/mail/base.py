@@ -3,7 +3,8 @@
 For an HTML part: a ``<base href>`` in the part first (``linkkit.html`` applies it); else the part's own absolute
 ``Content-Location``, or its ``Content-Base``; else those of the enclosing multipart entities, innermost first;
 else the retrieval URL the caller gives (``base_url``, RFC 3986 5.1.3).  A relative ``Content-Location`` is
-resolved against the next base out (RFC 2557 4.4.2); one that cannot be resolved is passed over.  An encapsulated
+resolved against the next base out (RFC 2557 4.4.2): the entity's own ``Content-Base`` when it has one (RFC 2110
+4.2), else the base of the entities around it; one that cannot be resolved is passed over.  An encapsulated
 ``message/rfc822`` is a message of its own: the entities around it do not lend it their base.
 """
 
@@ -39,22 +40,28 @@ def is_absolute(reference: str) -> bool:
     return _SCHEME.match(reference) is not None
 
 
+def _absolute(reference: str | None, outer: str | None) -> str | None:
+    """*reference* made absolute against *outer* (RFC 3986 5.2); None when there is none or it cannot be."""
+    if reference is None or is_absolute(reference):
+        return reference
+    if outer is None:
+        return None
+    try:
+        target = linkkit.resolve(outer, reference)
+    except LinkkitError:
+        return None
+    return target if is_absolute(target) else None  # one that merely looks resolved ("\0http:...") is passed over
+
+
 def entity_base(entity: Entity, outer: str | None) -> str | None:
-    """The base *entity* gives its content, *outer* being the base of the entities around it."""
-    for name in ("content-location", "content-base"):
-        reference = _field_uri(entity, name)
-        if reference is None:
-            continue
-        if is_absolute(reference):
-            return reference
-        if outer is not None:  # RFC 2557 4.4.2: resolved against the next base out
-            try:
-                target = linkkit.resolve(outer, reference)
-            except LinkkitError:
-                continue
-            if is_absolute(target):  # a reference that merely looks like one ("\0http:...") is passed over
-                return target
-    return outer
+    """The base *entity* gives its content, *outer* being the base of the entities around it.
+
+    The entity's own Content-Base (RFC 2110 4.2: "a base for relative URIs occurring in other heading fields")
+    is the next base out for its relative Content-Location (RFC 2557 4.4.2); the Content-Location, made
+    absolute, comes first.
+    """
+    heading = _absolute(_field_uri(entity, "content-base"), outer) or outer
+    return _absolute(_field_uri(entity, "content-location"), heading) or heading
 
 
 __all__ = ["entity_base", "is_absolute"]
