@@ -23,7 +23,7 @@ from ..io import (
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, FILE, HTML, MAIL, Document, HeaderLink
-from ..sources.inputs import WHOLE_SIZE, Counts, file_documents
+from ..sources.inputs import WHOLE_SIZE, Counts, file_documents, head_until_cut
 from .formats import LINE, LinkLine, link_lines
 
 if TYPE_CHECKING:
@@ -300,15 +300,12 @@ def _streamed_rows(document: Document, source: Input, options: ExtractOptions, m
     try:
         stream: IO[bytes] = io.BytesIO(document.data or b"") if document.data is not None else _opened(document)
         with stream:
-            cut: list[BaseException] = []
-            try:
-                head = source.read(stream, SNIFF_SIZE)
-            except CORRUPT as error:
-                head = b""
-                cut.append(error)
+            head, error = head_until_cut(stream, SNIFF_SIZE)
+            cut = [] if error is None else [error]
             encoding = text_encoding(source, head)
             undecodable = Undecodable()
-            chunks = _until_cut(decoded_chunks(source, encoding, head, stream, undecodable), cut)
+            rest = io.BytesIO() if cut else stream  # cut within its first bytes: the text is those bytes
+            chunks = _until_cut(decoded_chunks(source, encoding, head, rest, undecodable), cut)
             yield from text_rows(chunks, options.scanner, places)
             if cut:  # a compressed file cut short: every link of the text before the cut is out already
                 raise InputError(label, f"cannot decompress further: {cut[0]}")

@@ -232,15 +232,36 @@ def _stdin_documents(counts: Counts, encoding: str | None) -> Iterator[Document]
 
 def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
                       encoding: str | None) -> Iterator[Document]:
-    """The documents of a decompressed file or of standard input, read from *stream*."""
-    try:
-        head = stream.read(BINARY_SNIFF)
-    except CORRUPT as error:
-        raise InputError(label, f"cannot decompress: {error}") from None
-    if is_warc(head):
+    """The documents of a decompressed file or of standard input, read from *stream*. Cut short within its first
+    bytes (a damaged member), what decompressed before the cut is still read, as text or a mailbox, then the error
+    document; HTML cut short gives the error alone, as further on."""
+    head, cut = head_until_cut(stream, BINARY_SNIFF)
+    if cut is not None and not head:
+        raise InputError(label, f"cannot decompress: {cut}")
+    if is_warc(head):  # the archive's reader tells a record cut short itself
         yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label)
         return
-    yield from _head_documents(name, label, head, stream, counts, encoding, stored=False)
+    if cut is None:
+        yield from _head_documents(name, label, head, stream, counts, encoding, stored=False)
+        return
+    for document in _head_documents(name, label, head, None, counts, encoding, stored=False):
+        if document.kind != HTML:
+            yield document
+    yield failure(label, f"cannot decompress further: {cut}")
+
+
+def head_until_cut(stream: IO[bytes], size: int) -> tuple[bytes, BaseException | None]:
+    """The first *size* bytes of *stream* (fewer at its end), read a ``read1`` at a time so that a damaged compressed
+    stream keeps what decompressed before the damage: those bytes, and the failure that cut them short, if any."""
+    pieces: list[bytes] = []
+    held = 0
+    try:
+        while held < size and (piece := read_some(stream, size - held)):
+            pieces.append(piece)
+            held += len(piece)
+    except CORRUPT as error:
+        return b"".join(pieces), error
+    return b"".join(pieces), None
 
 
 def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes] | None, counts: Counts,

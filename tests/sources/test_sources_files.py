@@ -231,11 +231,13 @@ COMPRESS = {"gzip": gzip.compress, "bzip2": bz2.compress, "xz": lzma.compress,
 
 @pytest.mark.parametrize("compress", list(COMPRESS))
 @pytest.mark.parametrize("stdin", [False, True])
+@pytest.mark.parametrize("size", ["long", "short"])  # short: cut within the first bytes, read to tell its kind
 def test_a_compressed_text_cut_short_gives_every_link_of_what_decompresses_then_the_error(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, compress: str, stdin: bool
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, compress: str, stdin: bool,
+    size: str,
 ) -> None:
     # nothing decompressed before the damage is lost: each layer is read a read1 at a time
-    text = LONG_TEXT * 4
+    text = LONG_TEXT * 4 if size == "long" else LONG_TEXT[:9000]
     data = COMPRESS[compress](text)
     data = data[: len(data) * 2 // 3]
     expected = linkkit.findall(_prefix(compress, data).decode())
@@ -244,8 +246,9 @@ def test_a_compressed_text_cut_short_gives_every_link_of_what_decompresses_then_
     if stdin:
         _stdin(monkeypatch, data)
     out, err = run(capsys, "-q", "-" if stdin else str(path), status=1)
-    assert 10000 < len(expected) < 80000 and out == expected
-    assert "cannot decompress further" in err or "ended inside a frame" in err
+    # bzip2 and Zstandard give nothing of a block cut short, and a short text is one block
+    assert out == expected and (len(expected) > len(text) // 300 or compress in ("bzip2", "zstd") and size == "short")
+    assert "cannot decompress" in err or "ended inside a frame" in err
 
 
 def test_documents_carry_kind_name_size_and_position(tree: Path) -> None:
