@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import zlib
 
 _COUNTER = iter(range(1, 1_000_000))
 
@@ -53,3 +54,17 @@ def per_record_gzip(records: list[bytes]) -> tuple[bytes, list[int]]:
         offsets.append(len(out))
         out += gzip.compress(one)
     return out, offsets
+
+
+def unfinished(data: bytes, compression: str) -> bytes:
+    """*data* compressed whole as *compression* (``gzip``, ``zstd``) and flushed, without the stream's end: a file cut
+    short right after *data*, which decompresses to every byte of *data* and then fails."""
+    if compression == "gzip":
+        compressor = zlib.compressobj(wbits=16 + zlib.MAX_WBITS)
+        return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+    if compression == "zstd":
+        import zstandard
+
+        frame = zstandard.ZstdCompressor().compressobj()
+        return frame.compress(data) + frame.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
+    raise ValueError(f"unknown compression {compression!r}")

@@ -9,23 +9,33 @@ The policy:
   ``response`` of another type still gives its header links).
 - The payload is de-chunked (``Transfer-Encoding: chunked``) and its ``Content-Encoding`` undone (gzip, deflate,
   and br when the ``brotli`` package is importable).
-- The base is ``WARC-Target-URI`` (RFC 3986 5.1.3), ``<...>`` stripped (WARC 1.0's grammar has them); an HTML
-  ``<base href>`` overrides it; ``Content-Location`` is not a base (RFC 7231 3.1.4.2 and appendix B).
+- The base is ``WARC-Target-URI`` (RFC 3986 5.1.3), ``<...>`` stripped (WARC 1.0's grammar has them), when it is
+  absolute (RFC 3986 5.1: a base has a scheme); an HTML ``<base href>`` overrides it; ``Content-Location`` is not a
+  base (RFC 7231 3.1.4.2 and appendix B).
 - The HTTP charset goes to the finders: for HTML after the BOM and before the ``<meta>`` prescan.
 - A record cut short, or an archive that cannot be read further, is a failure naming the archive and the offset;
-  the records before it are intact.
+  the records before it are intact. An archive compressed whole (its first gzip member holds more than its first
+  record) is read decompressed, like a bzip2, xz or Zstandard one: its offsets are those of the decompressed
+  archive, since no record starts a member of its own.
 """
 
 from __future__ import annotations
 
+import io
 import mmap
 import re
 import zlib
 from collections.abc import Generator, Iterator
-from typing import IO
+from typing import IO, TYPE_CHECKING, cast
 
+from ..io import read_some
+from ..uri.model import split
+from .compressed import CORRUPT, decompressed
 from .document import ERROR, HTML, TEXT, Document, Position, failure
 from .http import DecodingError, dechunked, decoded, header_links, media_type, parse
+
+if TYPE_CHECKING:
+    from _typeshed import WriteableBuffer
 
 WARC_MAGIC = b"WARC/"
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -47,6 +57,14 @@ def target_uri(value: str | None) -> str | None:
     return value or None
 
 
+def retrieval_base(target: str | None) -> str | None:
+    """The base a record's links resolve against: its target URI when that is absolute (RFC 3986 5.1: a base URI
+    has a scheme); a relative one (``/page``, ``//host/page``) names no base, and the links stay as written."""
+    if target is None or split(target)[0] is None:
+        return None
+    return target
+
+
 def _kind(content_type: str | None) -> str | None:
     if content_type in HTML_TYPES:
         return HTML
@@ -62,12 +80,13 @@ def record_document(
     header fields by lower-case name; *block* the record's content block."""
     target = target_uri(headers.get("warc-target-uri"))
     position = Position(offset=offset, record_id=headers.get("warc-record-id"), target_uri=target)
+    base = retrieval_base(target)
     if record_type == "resource":
         content_type, charset = media_type(headers.get("content-type"))
         kind = _kind(content_type)
         if kind is None:
             return None
-        return Document(archive, kind, block, base=target, charset=charset, position=position, size=len(block),
+        return Document(archive, kind, block, base=base, charset=charset, position=position, size=len(block),
                         content_type=content_type)
     if record_type != "response":
         return None
@@ -84,10 +103,10 @@ def record_document(
             payload = decoded(payload, envelope.get("content-encoding"))
         except DecodingError as error:
             return Document(archive, ERROR, error=f"record at offset {offset}: {error}", position=position,
-                            header_links=links, base=target, size=len(block))
+                            header_links=links, base=base, size=len(block))
     if kind is None and not links:
         return None
-    return Document(archive, kind or TEXT, payload, base=target, charset=charset, position=position,
+    return Document(archive, kind or TEXT, payload, base=base, charset=charset, position=position,
                     header_links=links, size=len(block), content_type=content_type)
 
 
@@ -124,15 +143,144 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
     """The documents of the WARC read from *stream* (compressed or not), in archive order; a failure document for
     a truncated or unreadable record. *path*, the file *stream* reads when it is the file as stored, lets a record
     cut inside its header be told, and reading go on at the next record after a corrupt one (the next gzip member
-    that opens a record, or the next ``WARC/1.`` line); without it reading stops there."""
+    that opens a record, or the next ``WARC/1.`` line); without it reading stops there. A stored archive compressed
+    whole is read as a decompressed one is: its records start no gzip member."""
+    if path is not None and compressed_whole(stream):
+        with decompressed(stream) as whole:
+            yield from documents(whole, archive)
+        return
+    if path is None:
+        yield from _cut_records(_Cut(stream), archive)
+        return
     failed = yield from _records(stream, archive, path)
-    while failed is not None and path is not None:
+    while failed is not None:
         resume = _next_record(path, failed)
         if resume is None:
             return
         with open(path, "rb") as rest:
             rest.seek(resume)
             failed = yield from _records(rest, archive, path)
+
+
+_RECORD_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")
+_HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a longer one is not judged
+
+
+def _first_record_end(content: bytes) -> int | None:
+    """Where the first record of a WARC's *content* (its first bytes) ends, its closing CRLF CRLF included
+    (ISO 28500 4: header, empty line, Content-Length bytes of block, CRLF CRLF); None when its header is not
+    complete in *content* or has no Content-Length."""
+    header_end = content.find(b"\r\n\r\n")
+    length = _RECORD_LENGTH.search(content, 0, header_end) if header_end >= 0 else None
+    if length is None:
+        return None
+    return header_end + 4 + int(length.group(1)) + 4
+
+
+def compressed_whole(stream: IO[bytes]) -> bool:
+    """Whether *stream* (a seekable file at a gzip archive's start, left where it was) is compressed whole, not a
+    gzip member per record (WARC 1.1 annex D): its first member holds bytes after its first record. Only the
+    first member is decompressed, up to that record's end and a little more, a window at a time."""
+    start = stream.tell()
+    if stream.read(2) != b"\x1f\x8b":
+        stream.seek(start)
+        return False
+    stream.seek(start)
+    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    head = b""  # the member's first bytes, until they hold the first record's header
+    end = None  # where the first record ends in the member's content
+    seen = 0  # the member's content bytes before *out*
+    pending = b""
+    try:
+        while not member.eof:
+            if not pending and not (pending := stream.read(_HEADER_WINDOW)):
+                break  # cut inside the first member: FastWARC's reading reports it
+            out = member.decompress(pending, _HEADER_WINDOW)
+            pending = member.unconsumed_tail
+            if end is None:
+                head += out
+                end = _first_record_end(head)
+                if end is None:
+                    if len(head) >= _HEADER_WINDOW:
+                        break
+                    continue
+                out, seen = head, 0
+            if out[max(0, end - seen):].strip(b"\r\n"):
+                return True
+            seen += len(out)
+    except zlib.error:
+        pass
+    finally:
+        stream.seek(start)
+    return False
+
+
+class _Cut(io.RawIOBase):
+    """A decompressed archive read until its compressed stream fails (cut short, or damaged): the failure ends the
+    stream for FastWARC, which then reports the record it cut, and is kept in ``error``. It counts the bytes it
+    gave and keeps the last of them, so that a record cut inside its header is found (:meth:`cut_at`)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.position = 0
+        self.tail = b""
+        self.error: BaseException | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self.position
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        """Only where the stream stands can be asked (FastWARC asks); it cannot be moved."""
+        if (whence, offset) in ((io.SEEK_CUR, 0), (io.SEEK_SET, self.position)):
+            return self.position
+        raise io.UnsupportedOperation("seek")
+
+    def readinto(self, target: WriteableBuffer) -> int:
+        if self.error is not None:
+            return 0
+        buffer = memoryview(target).cast("B")
+        try:
+            data = read_some(self.stream, len(buffer))
+        except CORRUPT as error:
+            self.error = error
+            return 0
+        buffer[: len(data)] = data
+        self.position += len(data)
+        self.tail = (self.tail + data)[-_HEADER_WINDOW:]
+        return len(data)
+
+    def cut_at(self) -> int:
+        """The offset of the record the failure cut: the start of a header not yet complete (its version line,
+        or a prefix of it, after the last empty line); else the end of what was read."""
+        before = len(self.tail)
+        blank = self.tail.rfind(b"\r\n\r\n")
+        rest = self.tail[blank + 4 :] if blank >= 0 else self.tail
+        if rest and (rest.startswith(WARC_MAGIC) or WARC_MAGIC.startswith(rest)):
+            return self.position - len(rest)
+        version = self.tail.rfind(b"\nWARC/1.")
+        if version > blank:
+            return self.position - before + version + 1
+        return self.position
+
+
+def _cut_records(stream: _Cut, archive: str) -> Iterator[Document]:
+    """The documents of a decompressed archive read through *stream*: a failure of its decompression is an error at
+    the record it cut (after the records before it), unless that record was reported cut already."""
+    failed = yield from _records(cast(IO[bytes], stream), archive, None)
+    if stream.error is not None and failed is None:
+        yield _cut_failure(archive, stream)
+
+
+def _cut_failure(archive: str, stream: _Cut) -> Document:
+    """The error record of an archive whose decompression failed, at the record it cut."""
+    at = stream.cut_at()
+    return failure(archive, f"record at offset {at}: truncated: {stream.error}", Position(offset=at))
 
 
 def _next_record(path: str, after: int) -> int | None:
@@ -166,15 +314,15 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
             offset = last = record.stream_pos
             block = record.reader.read()
             headers = {name.lower(): value for name, value in record.headers}
+            # what is known of a record cut short: the error record names it as its links would be named
+            cut = Position(offset=offset, record_id=headers.get("warc-record-id"),
+                           target_uri=target_uri(headers.get("warc-target-uri")))
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
-                yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
-                              Position(offset=offset, record_id=headers.get("warc-record-id")))
+                yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)", cut)
                 return offset
             if len(block) < record.content_length:
-                yield failure(
-                    archive, f"record at offset {offset}: truncated: {len(block)} of {record.content_length} "
-                    "content bytes", Position(offset=offset, record_id=record.record_id),
-                )
+                yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
+                              f"{record.content_length} content bytes", cut)
                 return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
             document = record_document(archive, offset, record_type, headers, block)
@@ -188,6 +336,10 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:  # OSError; and a Rust panic in FastWARC (pyo3's PanicException is no Exception)
+        if isinstance(stream, _Cut) and stream.error is not None:  # FastWARC read the cut as a bad header
+            ended = _cut_failure(archive, stream)
+            yield ended
+            return ended.position.offset
         at = None
         if path is not None:
             try:

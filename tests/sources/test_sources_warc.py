@@ -6,11 +6,12 @@ from __future__ import annotations
 import bz2
 import gzip
 import json
+import lzma
 import zlib
 from pathlib import Path
 
 import pytest
-from warc_builder import chunked, per_record_gzip, record, response
+from warc_builder import chunked, per_record_gzip, record, response, unfinished
 
 from linkkit import cli
 
@@ -250,6 +251,49 @@ def test_a_truncated_archive_keeps_every_earlier_record_and_reports_the_offset(
     assert error["offset"] == offsets[3]
     assert str(offsets[3]) in error["error"]
     assert found[-1] is error  # the error sits where the record's links would be
+
+
+@pytest.mark.parametrize("compress", [gzip.compress, bz2.compress, lzma.compress], ids=["gzip", "bzip2", "xz"])
+def test_an_archive_compressed_whole_gives_each_record_its_offset_in_the_decompressed_archive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], compress: object
+) -> None:
+    # no record starts a gzip member of its own: the member's offset would name no record (it named the same
+    # offset for every record of a block), the decompressed archive's offset names each
+    data, offsets = _four_pages(False, repeat=1)
+    archive = write(tmp_path, "w.warc.gz", compress(data))  # type: ignore[operator]
+    found = extract(capsys, archive)
+    assert [(r["offset"], r["uri"]) for r in found] == [(offsets[i], f"http://site.example/p{i}") for i in range(4)]
+
+
+@pytest.mark.parametrize("compression", ["gzip", "zstd"])
+@pytest.mark.parametrize("cut", [0, 5, 60, -100], ids=["at-the-record", "in-version-line", "in-header", "in-content"])
+def test_an_archive_compressed_whole_and_cut_short_keeps_every_earlier_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], compression: str, cut: int
+) -> None:
+    data, offsets = _four_pages(False, repeat=20)
+    end = offsets[3] + cut if cut >= 0 else len(data) + cut
+    archive = write(tmp_path, "cut.warc.gz", unfinished(data[:end], compression))
+    found = extract(capsys, archive, status=1)
+    assert [r["uri"] for r in found if r["kind"] != "error"] == [
+        f"http://site.example/p{i}" for i in range(3) for _ in range(20)]
+    [error] = [r for r in found if r["kind"] == "error"]
+    assert (error["input"], error["offset"]) == (str(archive), offsets[3])
+    assert f"record at offset {offsets[3]}: truncated" in error["error"]
+    assert found[-1] is error
+
+
+@pytest.mark.parametrize("target", ["/page", "//site.example/page", "page"])
+def test_a_relative_target_uri_is_no_base_and_the_next_records_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    # RFC 3986 5.1: a base URI is absolute; the links of a record whose target has no scheme stay as written
+    relative = response(target, b'<a href="x">x</a>', headers=[("Content-Type", "text/html"), ("Link", "<y>")])
+    good = response("http://site.example/ok", PAGE, headers=[("Content-Type", "text/html")])
+    archive = write(tmp_path, "r.warc", relative + good)
+    found = extract(capsys, archive)
+    assert [(r["uri"], r["base"], r["target_uri"]) for r in found[:2]] == [("y", None, target), ("x", None, target)]
+    assert [r["uri"] for r in found[2:]] == [
+        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
 
 
 def test_a_response_of_another_type_still_gives_its_header_links_but_no_body_links(
