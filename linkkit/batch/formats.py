@@ -133,10 +133,12 @@ def tsv_line(record: dict[str, Any]) -> str:
 
 
 def csv_line(record: dict[str, Any]) -> str:
-    """One RFC 4180 row (without its line break: the caller ends every line with LF)."""
+    """One RFC 4180 row (without its line break: the caller ends every line with LF). A field holding a line break
+    (an ``href`` written over two lines) is quoted (RFC 4180 2.6): the writer quotes the characters of its line
+    terminator, so it is given CRLF, which is then taken off."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="").writerow(_cells(record))
-    return out.getvalue()
+    csv.writer(out, lineterminator="\r\n").writerow(_cells(record))
+    return out.getvalue()[:-2]
 
 
 def header(format: str) -> str | None:
