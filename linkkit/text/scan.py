@@ -24,7 +24,7 @@ from re import compile as _compile_plain
 from re import escape as _escape
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class
+from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class, complement_class
 from ..uri.percent import percent_encode
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
 from .reference import _NEW, _SET_FIELDS, Delimiter, Kind, Reference
@@ -38,6 +38,7 @@ from .rules import (
     MAX_SCHEME,
     MAX_WRAP,
     PROSE_PUNCTUATION,
+    WHITE_SPACE,
 )
 
 if TYPE_CHECKING:
@@ -209,10 +210,12 @@ _LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
 # A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
 # separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
 # neither whitespace ("http: " in prose names no reference) nor a second ":" ("File::Spec", "std::vector": namespaces of
-# code).  Whitespace is the regex package's ``\s``, which leaves out the separators U+001C-U+001F.
+# code) -- or before spaces, tabs or line breaks and "//": a "<http:\n//...>" wrapped right after its ":" (RFC 2396
+# appendix E: inside <...> whitespace is ignored; bare, the break ends it and the candidate is refused).  Whitespace is
+# WHITE_SPACE, as one class: a little faster than "\s" less the separators U+001C-U+001F, which pays for the wrap.
 _SCHEME_LAST = _class(SCHEME_CHARS, minus=DIGIT)
 _SCHEME_COLON = (
-    r":(?=[\x1c-\x1f]|[^\s:])(?:"
+    ":(?=" + complement_class(WHITE_SPACE + ":") + rf"|[\t\n\r ]{{1,{MAX_WRAP}}}//)(?:"
     + "|".join(f"(?<={_SCHEME_LAST}{_class(DIGIT)}{{{digits}}}:)" for digits in range(5))
     + ")"
 )  # compiled with the hot path's run after it (_SCHEME_TRIGGER)
@@ -221,7 +224,9 @@ _ABBREVIATED_PREFIXES = ("www", "WWW", "Www", "ftp", "FTP", "Ftp")
 _ABBREVIATED_TRIGGER = _compile_plain(r"\.(?<=" + "|".join(p + r"\." for p in _ABBREVIATED_PREFIXES) + ")")
 _ABBREVIATED_DOT = 3  # the trigger is found at the "." and starts at the "www" or "ftp" before it
 _EMAIL_TRIGGER = _Pattern(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
-_MARGIN = 16  # streams: a trigger this close to the end of the text read so far waits for more text
+# Streams: a trigger this close to the end of the text read so far waits for more text (the ":" trigger looks ahead
+# over wrapping whitespace to a "//").
+_MARGIN = MAX_WRAP + 3
 # Streams keep this much text before the resume point: every walk back above stays within it.
 _LOOKBEHIND = 4 * MAX_WRAP + MAX_SCHEME + MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
 # How far past the end of its walk a bare reference's decision may look: a "," before "scheme://", a hyphen's

@@ -341,6 +341,29 @@ def test_a_stream_follows_a_reference_longer_than_its_chunks() -> None:
     assert [ref.uri for ref in refs] == ["http://example.org/" + "a" * 5000, "http://b.example/"]
 
 
+def test_a_stream_finds_a_reference_wrapped_after_its_scheme_across_any_chunk_edge() -> None:
+    """RFC 2396 appendix E: "<http:" and "//..." on two lines; the ":" trigger looks over the wrap to the "//"."""
+    text = "see <http:" + " " * 40 + "\n" + " " * 23 + "//example.org/a> and <URL:ftp:\r\n\t//b.example/>."
+    whole = list(linkkit.finditer(text))
+    assert [ref.uri for ref in whole] == ["http://example.org/a", "ftp://b.example/"]
+    for size in range(1, 90, 4):
+        assert list(finditer_stream([text[i : i + size] for i in range(0, len(text), size)])) == whole
+
+
+def test_white_space_is_the_regex_packages_whitespace_in_both_engines() -> None:
+    """The scanner's WHITE_SPACE class (its ":" trigger) is Unicode White_Space, which is what regex's "\\s" and the
+    standard library's "\\s" less the separators U+001C-U+001F match."""
+    import re
+
+    import regex
+
+    from linkkit.text.rules import WHITE_SPACE
+
+    spaces = {c for c in map(chr, range(0x110000)) if regex.match(r"\s", c)}
+    assert set(WHITE_SPACE) == spaces
+    assert set(WHITE_SPACE) == {c for c in map(chr, range(0x110000)) if re.match(r"\s", c)} - set("\x1c\x1d\x1e\x1f")
+
+
 def test_a_stream_takes_a_whole_str_too() -> None:
     refs = list(finditer_stream(STREAM_TEXT))
     assert refs == list(linkkit.finditer(STREAM_TEXT))
