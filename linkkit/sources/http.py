@@ -39,16 +39,30 @@ class Envelope(NamedTuple):
 
 
 def parse(block: bytes) -> Envelope:
-    """The status line, header fields and payload of an HTTP response *block*; obsolete line folding (RFC 9112 5.2)
-    joins a continuation line to the field before it."""
-    end = _HEADER_END.search(block)
-    head, payload = (block, b"") if end is None else (block[: end.start()], block[end.end() :])
+    """The status line, header fields and payload of the final HTTP response of *block*: the interim (1xx)
+    responses a server may send before it (``100 Continue``, ``103 Early Hints``; RFC 9110 15.2) are passed
+    over, save ``101 Switching Protocols``, after which no HTTP follows. Field offsets count from *block*'s
+    start."""
+    start = 0
+    while True:
+        envelope = _message(block, start)
+        interim = envelope.status is not None and 100 <= envelope.status < 200 and envelope.status != 101
+        if not (interim and envelope.payload.startswith(b"HTTP/")):
+            return envelope
+        start = len(block) - len(envelope.payload)
+
+
+def _message(block: bytes, start: int) -> Envelope:
+    """The status line, header fields and payload of the HTTP response at *start* in *block*; obsolete line folding
+    (RFC 9112 5.2) joins a continuation line to the field before it."""
+    end = _HEADER_END.search(block, start)
+    head, payload = (block[start:], b"") if end is None else (block[start : end.start()], block[end.end() :])
     text = head.decode("latin-1")  # one character per byte: offsets are byte offsets
     lines = text.split("\n")
     status_line = lines[0].rstrip("\r")
     status = _STATUS.match(status_line)
     fields: list[tuple[str, str, int]] = []
-    offset = len(lines[0]) + 1
+    offset = start + len(lines[0]) + 1
     for line in lines[1:]:
         line_end = len(line)
         line = line.rstrip("\r")
@@ -107,7 +121,8 @@ class DecodingError(ValueError):
 
 
 def decoded(payload: bytes, content_encoding: str | None) -> bytes:
-    """*payload* with its content codings undone, the last applied first (RFC 9110 8.4)."""
+    """*payload* with its content codings undone, the last applied first (RFC 9110 8.4). A payload cut short (a
+    record the crawler truncated, ``WARC-Truncated``) gives what its start decompresses to, in every coding."""
     if not content_encoding:
         return payload
     for coding in reversed([c.strip().lower() for c in content_encoding.split(",") if c.strip()]):
@@ -118,11 +133,11 @@ def decoded(payload: bytes, content_encoding: str | None) -> bytes:
                 payload = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(payload)
             elif coding == "deflate":  # RFC 9110 8.4.1.2: zlib; some servers send raw DEFLATE, as browsers accept
                 try:
-                    payload = zlib.decompress(payload)
+                    payload = zlib.decompressobj().decompress(payload)
                 except zlib.error:
                     payload = zlib.decompressobj(-zlib.MAX_WBITS).decompress(payload)
             elif coding == "br" and brotli is not None:
-                payload = brotli.decompress(payload)
+                payload = brotli.Decompressor().process(payload)
             else:
                 raise DecodingError(f"content coding {coding!r} is not supported")
         except (zlib.error, ValueError, OSError) as error:
@@ -159,25 +174,36 @@ def _link_targets(value: str) -> Iterator[tuple[int, int]]:
             position += 1
 
 
+def field_text(value: str) -> str:
+    """A field value read one character per byte, as written: UTF-8 when its bytes are UTF-8 (servers write URLs
+    so, and browsers read a ``Location`` so: WHATWG Fetch issues 843 and 883), else each byte its ISO-8859-1
+    character (RFC 9110 5.5)."""
+    if value.isascii():
+        return value
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        return value
+
+
 def header_links(envelope: Envelope) -> tuple[HeaderLink, ...]:
     """The URLs of the header fields, in header order: ``Location`` on a redirection (3xx, RFC 9110 10.2.2),
-    ``Content-Location`` (RFC 9110 8.7), every target of every ``Link`` field (RFC 8288), and the URL of a
-    ``Refresh`` field (read as the HTML standard reads a ``<meta http-equiv=refresh>``)."""
+    ``Content-Location`` (RFC 9110 8.7), every target of every ``Link`` field (RFC 8288; ``<>``, the empty
+    reference, names the page itself), and the URL of a ``Refresh`` field (read as the HTML standard reads a
+    ``<meta http-equiv=refresh>``). Spans are byte offsets in the header block."""
     found: list[HeaderLink] = []
     redirect = envelope.status is not None and 300 <= envelope.status < 400
     for name, value, start in envelope.fields:
         if (name == "location" and redirect) or name == "content-location":
             raw = value.strip()
             if raw:
-                found.append(HeaderLink(f"http {name}", raw, (start, start + len(value))))
+                found.append(HeaderLink(f"http {name}", field_text(raw), (start, start + len(value))))
         elif name == "link":
             for a, b in _link_targets(value):
-                raw = value[a:b].strip()
-                if raw:
-                    found.append(HeaderLink("http link", raw, (start + a, start + b)))
+                found.append(HeaderLink("http link", field_text(value[a:b].strip()), (start + a, start + b)))
         elif name == "refresh":  # read as <meta http-equiv=refresh> is; linkkit.html loaded only for one
             from ..html.places import read_refresh
 
             for a, b, raw, _ in read_refresh(value):
-                found.append(HeaderLink("http refresh", raw, (start + a, start + b)))
+                found.append(HeaderLink("http refresh", field_text(raw), (start + a, start + b)))
     return tuple(found)

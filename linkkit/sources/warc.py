@@ -7,8 +7,9 @@ The policy:
   ``resource`` records (no HTTP envelope; the type is the WARC ``Content-Type``) are read; ``request``,
   ``revisit``, ``warcinfo``, ``metadata`` and ``conversion`` records give no links, nor do other payloads (a
   ``response`` of another type still gives its header links).
-- The payload is de-chunked (``Transfer-Encoding: chunked``) and its ``Content-Encoding`` undone (gzip, deflate,
-  and br when the ``brotli`` package is importable).
+- The payload is de-chunked (``Transfer-Encoding: chunked``), any other transfer coding and its ``Content-Encoding``
+  undone (gzip, deflate, and br when the ``brotli`` package is importable); a payload cut short gives what its
+  start decompresses to.
 - The base is ``WARC-Target-URI`` (RFC 3986 5.1.3), ``<...>`` stripped (WARC 1.0's grammar has them), when it is
   absolute (RFC 3986 5.1: a base has a scheme); an HTML ``<base href>`` overrides it; ``Content-Location`` is not a
   base (RFC 7231 3.1.4.2 and appendix B).
@@ -97,9 +98,11 @@ def record_document(
     payload = b""
     if kind is not None:
         payload = envelope.payload
-        if "chunked" in (envelope.get("transfer-encoding") or "").lower():
+        transfer = [c.strip() for c in (envelope.get("transfer-encoding") or "").lower().split(",") if c.strip()]
+        if "chunked" in transfer:
             payload = dechunked(payload)
-        try:
+        try:  # RFC 9112 6.1: the transfer codings (chunked last), then the content codings (RFC 9110 8.4)
+            payload = decoded(payload, ",".join(c for c in transfer if c != "chunked"))
             payload = decoded(payload, envelope.get("content-encoding"))
         except DecodingError as error:
             return Document(archive, ERROR, error=f"record at offset {offset}: {error}", position=position,

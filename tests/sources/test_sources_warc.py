@@ -75,6 +75,56 @@ def test_a_brotli_payload_is_decompressed_when_brotli_is_at_hand(
     assert extract(capsys, archive)[0]["uri"] == "http://site.example/next.html"
 
 
+def _brotli(data: bytes) -> bytes:
+    return pytest.importorskip("brotli").compress(data)  # type: ignore[no-any-return]
+
+
+CODINGS = {"gzip": gzip.compress, "deflate": zlib.compress, "br": _brotli}
+
+
+@pytest.mark.parametrize("coding", list(CODINGS))
+def test_a_payload_the_crawler_cut_short_gives_the_links_of_what_decompresses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], coding: str
+) -> None:
+    # WARC 1.1 5.13 (WARC-Truncated): the record is whole, its payload is not; what decompresses is read
+    page = b"".join(f'<a href="/p{i}">{i:05d} {i * 7919 % 10007}</a>\n'.encode() for i in range(3000))
+    payload = CODINGS[coding](page)
+    archive = write(tmp_path, "t.warc", response("http://site.example/", payload[: len(payload) // 2], headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", coding)], extra={"WARC-Truncated": "length"}))
+    found = extract(capsys, archive)
+    assert 100 < len(found) < 3000
+    assert [r["uri"] for r in found] == [f"http://site.example/p{i}" for i in range(len(found))]
+
+
+def test_a_transfer_coding_besides_chunked_is_undone_before_the_content_coding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RFC 9112 6.1: Transfer-Encoding lists codings in the order applied, chunked last
+    body = chunked(gzip.compress(zlib.compress(PAGE)))
+    archive = write(tmp_path, "t.warc", response("http://site.example/", body, headers=[
+        ("Content-Type", "text/html"), ("Transfer-Encoding", "gzip, chunked"), ("Content-Encoding", "deflate")]))
+    assert extract(capsys, archive)[0]["uri"] == "http://site.example/next.html"
+
+
+@pytest.mark.parametrize("interim", [
+    b"HTTP/1.1 100 Continue\r\n\r\n",
+    b"HTTP/1.1 103 Early Hints\r\nLink: </hint.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n",
+], ids=["100", "103-then-100"])
+def test_interim_responses_before_the_final_one_are_passed_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], interim: bytes
+) -> None:
+    # RFC 9110 15.2: one or more 1xx responses may come before the final response, whose fields and body count
+    final = b"HTTP/1.1 301 Moved\r\nLocation: /moved\r\nContent-Type: text/html\r\n\r\n<a href=x>x</a>"
+    block = interim + final
+    archive = write(tmp_path, "i.warc", record("response", block, target="http://site.example/d/",
+                                                content_type="application/http;msgtype=response"))
+    found = extract(capsys, archive)
+    assert [(r["where"], r["uri"]) for r in found] == [
+        ("http location", "http://site.example/moved"), ("a href", "http://site.example/d/x")]
+    begin, end = found[0]["span"]
+    assert block[begin:end] == b"/moved"
+
+
 def test_windows_1252_is_not_latin_1_and_the_http_charset_beats_the_meta(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -128,6 +178,30 @@ def test_header_links_come_first_in_header_order_resolved_against_the_target(
     for found in records[:-1]:  # a header link's span is where its URL is written in the HTTP header block
         begin, end = found["span"]
         assert block[start + begin:start + end].decode() == found["raw"]
+
+
+@pytest.mark.parametrize(("written", "raw"), [
+    (b"/caf\xc3\xa9?q=\xc3\xbc", "/caf\u00e9?q=\u00fc"),  # UTF-8, as servers write it and browsers read it
+    (b"/caf\xe9", "/caf\u00e9"),  # not UTF-8: each byte its ISO-8859-1 character (RFC 9110 5.5)
+], ids=["utf-8", "latin-1"])
+def test_a_header_url_written_in_raw_bytes_is_read_as_utf_8_where_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: bytes, raw: str
+) -> None:
+    block = b"HTTP/1.1 302 Found\r\nLocation: " + written + b"\r\nLink: <" + written + b">\r\n\r\n"
+    archive = write(tmp_path, "u.warc", record("response", block, target="http://site.example/",
+                                                content_type="application/http;msgtype=response"))
+    found = extract(capsys, archive)
+    assert [(r["where"], r["raw"]) for r in found] == [("http location", raw), ("http link", raw)]
+    assert all(block[slice(*r["span"])] == written for r in found)
+
+
+def test_an_empty_link_target_names_the_page_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # RFC 8288 3: the target is a URI-Reference, and "" is one (RFC 3986 4.1): the target URI, as href="" is
+    archive = write(tmp_path, "e.warc", response("http://site.example/a/page", b'<a href="">self</a>', headers=[
+        ("Content-Type", "text/html"), ("Link", '<>; rel="canonical", <x>')]))
+    assert [(r["where"], r["raw"], r["uri"]) for r in extract(capsys, archive)] == [
+        ("http link", "", "http://site.example/a/page"), ("http link", "x", "http://site.example/a/x"),
+        ("a href", "", "http://site.example/a/page")]
 
 
 def test_location_counts_only_on_a_redirection(
