@@ -286,16 +286,20 @@ def _cut_failure(archive: str, stream: _Cut) -> Document:
     return failure(archive, f"record at offset {at}: truncated: {stream.error}", Position(offset=at))
 
 
+# A record's version line (ISO 28500 5.1), wherever it starts: a record cut short inside a line may be followed at
+# once by the next record, with no line break between them.
+_VERSION_LINE = re.compile(rb"WARC/1\.[0-9]\r?\n")
+
+
 def _next_record(path: str, after: int) -> int | None:
     """The offset of the first record that starts after *after* in the file *path*: a gzip member whose content
     starts ``WARC/``, or in an uncompressed file a ``WARC/1.`` version line; None when there is none."""
     with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        gzip_members = data[:2] == b"\x1f\x8b"
-        marker = b"\x1f\x8b\x08" if gzip_members else b"\nWARC/1."
+        if data[:2] != b"\x1f\x8b":
+            line = _VERSION_LINE.search(data, after + 1)
+            return None if line is None else line.start()
         position = after
-        while (position := data.find(marker, position + 1)) >= 0:
-            if not gzip_members:
-                return position + 1
+        while (position := data.find(b"\x1f\x8b\x08", position + 1)) >= 0:
             try:
                 head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[position : position + 4096], 16)
             except zlib.error:

@@ -405,3 +405,18 @@ def test_reading_goes_on_at_the_next_record_after_a_corrupt_one(
     assert [r["uri"] for r in found] == ["http://site.example/p0", None, "http://site.example/p2",
                                          "http://site.example/p3"]
     assert found[1]["offset"] == offsets[1] and str(offsets[1]) in found[1]["error"]
+
+
+@pytest.mark.parametrize("kept", [5, 40, 120], ids=["in-version-line", "in-header", "in-content"])
+def test_reading_goes_on_at_a_record_that_follows_a_cut_one_without_a_line_break(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kept: int
+) -> None:
+    # two files joined where the first was cut: the next record's version line starts inside the cut one's line
+    records = [response(f"http://site.example/{i}", f'<a href="/p{i}">x</a>'.encode(),
+                        headers=[("Content-Type", "text/html")]) for i in range(3)]
+    data = records[0] + records[1][:kept] + records[2]
+    archive = write(tmp_path, "joined.warc", data)
+    found = extract(capsys, archive, status=1)
+    assert [r["uri"] for r in found] == ["http://site.example/p0", None, "http://site.example/p2"]
+    assert found[1]["offset"] == len(records[0])
+    assert found[2]["offset"] == len(records[0]) + kept
