@@ -97,7 +97,8 @@ _BREAKOUT = frozenset(
     "meta nobr ol p pre ruby s small span strong strike sub sup table tt u ul var".split()
 )
 _FONT_BREAKOUT = frozenset({"color", "face", "size"})  # a <font> with one of these leaves them too
-# 13.2.6 "HTML integration point" and "MathML text integration point": their content is HTML again.
+# 13.2.6 "HTML integration point" and "MathML text integration point": their content is HTML again (and a MathML
+# annotation-xml whose encoding is HTML's, see _is_html_annotation).
 _INTEGRATION_POINTS = {
     "svg": frozenset({"foreignobject", "desc", "title"}),
     "math": frozenset({"mi", "mo", "mn", "ms", "mtext"}),
@@ -329,6 +330,23 @@ def _value(match: re.Match[str]) -> tuple[int, int, str | None]:
     return end, end, None
 
 
+# 13.2.6 "HTML integration point": a MathML annotation-xml element whose start tag has an encoding attribute that
+# is one of these, in ASCII case.
+_HTML_ANNOTATION_ENCODINGS = frozenset({"text/html", "application/xhtml+xml"})
+_ENCODING_ATTRIBUTE = re.compile(_unread_attributes(_caseless(["encoding"])) + _read_attribute(_caseless(["encoding"])))
+
+
+def _is_html_annotation(view: str, start: int, end: int, codec: str | None) -> bool:
+    """Whether a MathML annotation-xml tag whose attributes run from *start* to its ">" at *end* is an HTML
+    integration point (13.2.6): its content is HTML again."""
+    match = _ENCODING_ATTRIBUTE.match(view, start, end)
+    if match is None:
+        return False
+    value_start, value_end, _ = _value(match)
+    value = _decode(view, value_start, value_end, codec, True)[0]
+    return value.isascii() and value.lower() in _HTML_ANNOTATION_ENCODINGS
+
+
 def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, str | None]]:
     """The read attributes of a tag, from *start* to its ">" at *end*: lower-case name -> (value start, value end,
     quote); the first of a name wins."""
@@ -442,7 +460,10 @@ def _scan(view: str, codec: str | None) -> _Scan:
                     if len(found) - count > 1:
                         found[count:] = sorted(found[count:], key=lambda f: f.span)
                 if not self_closing:
-                    if tag in _INTEGRATION_POINTS[namespace]:
+                    if tag in _INTEGRATION_POINTS[namespace] or (
+                        tag == "annotation-xml" and namespace == "math"
+                        and _is_html_annotation(view, attributes_start, position, codec)
+                    ):
                         stack.append((tag, "html"))
                     elif tag == namespace:
                         stack.append((tag, namespace))
