@@ -317,9 +317,20 @@ def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
         return _Extent(start, end, start - 1, outer_end, "markdown", max(horizon, end + 1))
     if start > 0 and end < len(text):
         closer, delimiter = ENCLOSERS.get(text[start - 1], ("", "bare"))
-        if closer and text[end] == closer:
-            return _Extent(start, end, start - 1, end + 1, delimiter, max(horizon, end + 1))
+        at = -1 if not closer else end if text[end] == closer else _closer_after(text, end, closer)
+        if at >= 0:
+            return _Extent(start, end, start - 1, at + 1, delimiter, max(horizon, at + 1))
     return _Extent(start, end, start, end, "bare", max(horizon, end + 1))
+
+
+def _closer_after(text: str, end: int, closer: str) -> int:
+    """Where *closer* follows the reference that ends at *end* past the prose punctuation trimmed from it (rule 5):
+    '"http://example.org/a."' is quoted, "(http://example.org/a?)" bracketed (RFC 3986 appendix C); -1 if it does
+    not."""
+    at = end
+    while at < len(text) and text[at] != closer and text[at] in PROSE_PUNCTUATION:
+        at += 1
+    return at if text.startswith(closer, at) else -1
 
 
 def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
@@ -512,8 +523,10 @@ def _plain_uri(
             outer_end = end + 1
     elif start > 0 and end < size:
         closer, enclosed = ENCLOSERS.get(text[start - 1], _NOT_ENCLOSED)
-        if closer and text[end] == closer:
-            outer_start, outer_end, delimiter = start - 1, end + 1, enclosed
+        if closer:
+            at = end if text[end] == closer else _closer_after(text, end, closer)
+            if at >= 0:
+                outer_start, outer_end, delimiter = start - 1, at + 1, enclosed
     reference = _NEW(Reference)
     if base is None:
         _SET_FIELDS(reference, (text, start, end, outer_start, outer_end, delimiter, "uri", None, 0, None))
