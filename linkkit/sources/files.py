@@ -23,8 +23,9 @@ BINARY_SNIFF = 8192
 @dataclass(frozen=True, slots=True)
 class WalkOptions:
     """How names become files: *recursive* descends into folders; *include* and *exclude* are globs matched
-    against a file's name and its path under the folder named (an excluded folder is not entered); *follow*
-    follows symbolic links met while descending (a link named on the command line is always followed)."""
+    against a file's name and its path under the folder named (an excluded folder is not entered; ``dir/`` matches
+    folders only, ``/dir`` the top folder's: :func:`_matches`); *follow* follows symbolic links met while
+    descending (a link named on the command line is always followed)."""
 
     recursive: bool = False
     include: tuple[str, ...] = ()
@@ -37,8 +38,40 @@ def is_binary(head: bytes) -> bool:
     return b"\x00" in head and not any(head.startswith(bom) for bom, codec in BOMS if codec != "utf-8")
 
 
-def _matches(globs: tuple[str, ...], name: str, relative: str) -> bool:
-    return any(fnmatchcase(name, glob) or fnmatchcase(relative, glob) for glob in globs)
+def _matches(globs: tuple[str, ...], name: str, relative: str, folder: bool) -> bool:
+    """Whether a glob matches the entry *name* at *relative* (its path under the folder named): its name or that
+    path, as .gitignore patterns read (and ripgrep's globs): a glob ending in ``/`` matches a *folder* only, one
+    starting with ``/`` the path only (``/build`` is the top folder's ``build``, not a ``build`` deeper down)."""
+    for glob in globs:
+        if glob.endswith("/"):
+            if not folder:
+                continue
+            glob = glob.rstrip("/")
+        if glob.startswith("/"):
+            if fnmatchcase(relative, glob.lstrip("/")):
+                return True
+        elif fnmatchcase(name, glob) or fnmatchcase(relative, glob):
+            return True
+    return False
+
+
+def _included(globs: tuple[str, ...], name: str, relative: str) -> bool:
+    """Whether an ``--include`` glob takes the file *name* at *relative*: a glob of files matches it, a glob of
+    folders (``docs/``) matches a folder it lies under."""
+    if _matches(globs, name, relative, folder=False):
+        return True
+    folders = relative.split("/")[:-1]
+    return any(_matches(globs, folder, "/".join(folders[: depth + 1]), folder=True)
+               for depth, folder in enumerate(folders))
+
+
+def _is_folder(entry: os.DirEntry[str], follow: bool) -> bool:
+    """Whether *entry* is a folder to descend into (a symbolic link to one only when *follow*); an entry that cannot
+    be asked is none (its reading reports why)."""
+    try:
+        return entry.is_dir(follow_symlinks=follow)
+    except OSError:
+        return False
 
 
 def names_from(stream: IO[bytes], *, null: bool) -> Iterator[str]:
@@ -95,7 +128,7 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
     for entry in entries:
         path = entry.path  # the folder's path joined with the entry's name, as os.path.join would
         rel = f"{relative}{entry.name}" if globs else ""
-        if options.exclude and _matches(options.exclude, entry.name, rel):
+        if options.exclude and _matches(options.exclude, entry.name, rel, _is_folder(entry, options.follow)):
             continue
         try:
             is_link = entry.is_symlink()
@@ -115,7 +148,7 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
         except OSError as error:
             yield failure(path, error.strerror or str(error))
             continue
-        if options.include and not _matches(options.include, entry.name, rel):
+        if options.include and not _included(options.include, entry.name, rel):
             continue
         yield path
 

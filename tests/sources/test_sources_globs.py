@@ -1,0 +1,47 @@
+"""``--include`` and ``--exclude`` globs (linkkit.sources.files.walk), as .gitignore patterns and ripgrep's globs read
+them: a glob matches a file's or folder's name or its path under the folder named; a trailing ``/`` makes it match
+folders only, a leading ``/`` anchors it to the folder named. ``*`` matches any run of characters, ``/`` too (as
+:func:`fnmatch.fnmatchcase` reads it)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from linkkit.sources.files import WalkOptions, walk
+
+FILES = ("a.txt", "build/b.txt", "docs/build/c.txt", "docs/d.html", "docs/deep/e.txt", "build.txt")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    for name in FILES:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(name)
+    return tmp_path
+
+
+@pytest.mark.parametrize(("include", "exclude", "expected"), [
+    ((), ("build",), ["a.txt", "build.txt", "docs/d.html", "docs/deep/e.txt"]),  # a name anywhere
+    ((), ("build/",), ["a.txt", "build.txt", "docs/d.html", "docs/deep/e.txt"]),  # folders named so, anywhere
+    ((), ("/build",), ["a.txt", "build.txt", "docs/build/c.txt", "docs/d.html", "docs/deep/e.txt"]),  # the top one
+    ((), ("/build/",), ["a.txt", "build.txt", "docs/build/c.txt", "docs/d.html", "docs/deep/e.txt"]),
+    ((), ("build.txt/",), sorted(FILES)),  # a folder glob never takes a file
+    ((), ("docs/*",), ["a.txt", "build.txt", "build/b.txt"]),  # a path under the folder named
+    ((), ("/docs/build",), ["a.txt", "build.txt", "build/b.txt", "docs/d.html", "docs/deep/e.txt"]),
+    (("*.txt",), (), ["a.txt", "build.txt", "build/b.txt", "docs/build/c.txt", "docs/deep/e.txt"]),
+    (("docs/",), (), ["docs/build/c.txt", "docs/d.html", "docs/deep/e.txt"]),  # what lies under such a folder
+    (("deep/",), (), ["docs/deep/e.txt"]),
+    (("/build/",), (), ["build/b.txt"]),
+    (("/docs/build/",), (), ["docs/build/c.txt"]),
+    (("/build*",), (), ["build.txt", "build/b.txt"]),  # anchored ("*" crosses "/", as fnmatch reads it)
+    (("*.txt",), ("docs/",), ["a.txt", "build.txt", "build/b.txt"]),
+], ids=lambda value: " ".join(value) if isinstance(value, tuple) else None)
+def test_globs_read_as_gitignore_patterns(
+    tree: Path, include: tuple[str, ...], exclude: tuple[str, ...], expected: list[str]
+) -> None:
+    found = walk([str(tree)], WalkOptions(recursive=True, include=include, exclude=exclude))
+    assert sorted(Path(os.path.relpath(str(path), tree)).as_posix() for path in found) == expected
