@@ -36,6 +36,11 @@ WHITE_SPACE = (
 # ("http://[::1]/", RFC 3986 3.2.2) are the reason "[" and "]" are counted too.
 CLOSING = {")": "(", "]": "["}
 
+# A "[" that opens forum markup's end tag ("[url]http://example.org/[/url]", "[img]...[/img]", BBCode) ends a bare
+# reference, balanced or not: "[" is no path, query or fragment character (RFC 3986 3.3-3.5), and "[/" opens neither an
+# IP-literal (3.2.2) nor the "a[1]" that CLOSING keeps.
+END_TAG_OPENER = "[/"
+
 # RFC 2396 appendix E, a line break after a hyphen: the hyphens a line may break after, each with its reading in
 # ``.uri`` and its other reading (``.alternatives``), RFC 2396 appendix E: "the hyphen may or may not actually be part
 # of the URL".

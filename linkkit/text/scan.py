@@ -31,6 +31,7 @@ from .reference import _NEW, _SET_FIELDS, Delimiter, Kind, Reference
 from .rules import (
     CLOSING,
     ENCLOSERS,
+    END_TAG_OPENER,
     HYPHEN_READINGS,
     IRI_CHARACTERS,
     LIST_SEPARATORS,
@@ -125,10 +126,11 @@ _LIST_SEPARATOR_REACH = MAX_SCHEME + 4  # how far past a "," the run may look
 # regex engine more per item the longer the run ("http://a" + ",x:" * n took 34x the time for 10x the text).
 _RUN_ITEMS = 1024
 # Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
-# closing brackets, which the walk forward weighs one at a time, and list separators.
+# closing brackets, which the walk forward weighs one at a time, list separators and an end tag's "[/".
+_NOT_END_TAG = _escape(END_TAG_OPENER[0]) + f"(?!{_escape(END_TAG_OPENER[1:])})"
 _BARE_RUN = _Pattern(
-    "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS) + "++|" + _LIST_SEPARATOR + "|"
-    + IRI_CHARACTERS + f"){{0,{_RUN_ITEMS}}}+"
+    "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS + END_TAG_OPENER[0]) + "++|" + _LIST_SEPARATOR
+    + "|" + _NOT_END_TAG + "|" + IRI_CHARACTERS + f"){{0,{_RUN_ITEMS}}}+"
 )
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
 # typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
