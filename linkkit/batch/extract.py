@@ -106,8 +106,8 @@ Row = tuple[LinkLike, int | None, int | None]  # a link, and the 1-based line an
 
 class Site(NamedTuple):
     """What the records of a run of links share: the input's name, the unit of their spans, the fields a finder
-    adds to each (the document's position), and the link attributes it adds after those (a mail part's). A tuple:
-    one is made per document, and a small file's whole cost counts."""
+    adds to each (the document's position), and the link attributes it adds after those (an HTML link's tag and
+    attribute, a mail part's). A tuple: one is made per document, and a small file's whole cost counts."""
 
     input: str
     unit: Unit
@@ -116,6 +116,9 @@ class Site(NamedTuple):
 
 
 Group = tuple[Site, Iterable[Row]]
+# An HTML link's element and attribute (None for the text of <style>) in its record, after the one schema's keys:
+# the record of issue 4's ``extract --format jsonl`` (tag, attr, raw, span), which "where" also spells.
+HTML_ATTRIBUTES = ("tag", "attr")
 
 
 def text_rows(chunks: Iterable[str], options: dict[str, Any], places: bool) -> Iterator[Row]:
@@ -210,7 +213,7 @@ def _html_rows(document: Document, data: bytes, options: ExtractOptions, places:
         if options.encoding is not None:
             raise InputError(document.name, str(error)) from None
         found = html.links(data, base_url=base)  # a charset the Encoding Standard lacks: as if undeclared
-    site = Site(document.name, "byte", document.position.fields())
+    site = Site(document.name, "byte", document.position.fields(), HTML_ATTRIBUTES)
     return site, _placed(data, b"\n", found) if places else [(link, None, None) for link in found]
 
 
@@ -388,8 +391,8 @@ def _groups(document: Document, options: ExtractOptions, messages: list[str], pl
 def _line_writer(options: ExtractOptions, site: Site, context: Context) -> LinkLine:
     """How each link of *site* becomes an output line: straight from the link where the format can (plain,
     jsonl), else through its record, with its ``flags`` under ``--flags``."""
-    if not options.flags and not site.attributes:
-        direct = link_lines(options.format, site.input, site.unit, site.extra)
+    if not options.flags:
+        direct = link_lines(options.format, site.input, site.unit, site.extra, site.attributes)
         if direct is not None:
             return direct
     line_of = LINE[options.format]

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+from operator import attrgetter
 from collections.abc import Callable
 from typing import Any
 
@@ -67,32 +68,39 @@ def _json_escaped(text: str) -> bool:
 LinkLine = Callable[[LinkLike, "int | None", "int | None"], str]  # a link, its line and column -> an output line
 
 
-def json_lines(input: str, unit: Unit, extra: dict[str, Any]) -> LinkLine:
-    """The :func:`json_line` of ``record(link, input=input, line=..., column=..., unit=unit, **extra)`` for each
-    link of a document, byte for byte, without a dict and an encoder call per link (a batch writes one per link):
-    the fields every link shares are encoded once, and so are the kind, where and base a document's links repeat
-    (each distinct triple checked and written once); a link's raw and uri are written between quotation marks as
-    they are when neither needs an escape; a link that does goes through the record and the encoder."""
-    def through_record(link: LinkLike, line: int | None, column: int | None) -> str:
-        return json_line(record(link, input=input, line=line, column=column, unit=unit, **extra))
+def json_lines(input: str, unit: Unit, extra: dict[str, Any], attributes: tuple[str, ...] = ()) -> LinkLine:
+    """The :func:`json_line` of ``record(link, input=input, line=..., column=..., unit=unit, **extra, **{name:
+    getattr(link, name) for name in attributes})`` for each link of a document, byte for byte, without a dict and
+    an encoder call per link (a batch writes one per link): the fields every link shares are encoded once, and so
+    are the kind, where, base and *attributes* a document's links repeat (each distinct set checked and written
+    once); a link's raw and uri are written between quotation marks as they are when neither needs an escape; a
+    link that does goes through the record and the encoder."""
+    values_of = attrgetter(*attributes) if attributes else None
 
-    if not extra.keys().isdisjoint(KEYS):
-        return through_record  # record() refuses extra fields that would replace its own
+    def through_record(link: LinkLike, line: int | None, column: int | None) -> str:
+        own = {} if values_of is None else {name: getattr(link, name) for name in attributes}
+        return json_line(record(link, input=input, line=line, column=column, unit=unit, **extra, **own))
+
+    own_fields = {*extra, *attributes}
+    if len(own_fields) < len(extra) + len(attributes) or not own_fields.isdisjoint(KEYS):
+        return through_record  # record() refuses fields that would replace its own, or each other
     head = '{"input": ' + _ENCODE(input) + ', "line": '
     middle = ', "unit": ' + _ENCODE(unit) + ', "kind": "'
-    tail = "".join(f", {_ENCODE(name)}: {_ENCODE(value)}" for name, value in extra.items()) + "}"
-    around: dict[tuple[str, str, str | None], tuple[str, str] | None] = {}
+    shared_tail = "".join(f", {_ENCODE(name)}: {_ENCODE(value)}" for name, value in extra.items())
+    around: dict[tuple[Any, ...], tuple[str, str] | None] = {}
 
-    def written_around(kind: str, where: str, base: str | None) -> tuple[str, str] | None:
+    def written_around(kind: str, where: str, base: str | None, values: Any) -> tuple[str, str] | None:
         """What a line holds before its raw and after its uri, or None when kind, where or base needs an escape."""
         if _json_escaped(f"{kind}{where}{base}"):
             return None
         quoted_base = "null" if base is None else f'"{base}"'
-        return f'{middle}{kind}", "where": "{where}", "raw": "', f'", "base": {quoted_base}{tail}'
+        own = () if values_of is None else (values,) if len(attributes) == 1 else values  # attrgetter's answer
+        tail = shared_tail + "".join(f", {_ENCODE(name)}: {_ENCODE(value)}" for name, value in zip(attributes, own))
+        return f'{middle}{kind}", "where": "{where}", "raw": "', f'", "base": {quoted_base}{tail}}}'
 
     def line_of(link: LinkLike, line: int | None, column: int | None) -> str:
         start, end = link.span()
-        shared = (link.kind, link.where, link.base)
+        shared = (link.kind, link.where, link.base, None if values_of is None else values_of(link))
         written = around.get(shared) or around.setdefault(shared, written_around(*shared))
         raw, uri = link.raw, link.uri
         if written is None or line is None or column is None or _json_escaped(f"{raw}{uri}"):
@@ -105,13 +113,14 @@ def json_lines(input: str, unit: Unit, extra: dict[str, Any]) -> LinkLine:
     return line_of
 
 
-def link_lines(format: str, input: str, unit: Unit, extra: dict[str, Any]) -> LinkLine | None:
-    """The lines of *format* written straight from links, for the formats that can be (plain and jsonl); None
-    for the others, whose lines are made from :func:`linkkit.link.record`."""
+def link_lines(format: str, input: str, unit: Unit, extra: dict[str, Any], attributes: tuple[str, ...] = (),
+               ) -> LinkLine | None:
+    """The lines of *format* written straight from links, for the formats that can be (plain, the URI alone, and
+    jsonl); None for the others, whose lines are made from :func:`linkkit.link.record`."""
     if format == "plain":
         return lambda link, line, column: plain_line(link.uri)
     if format == "jsonl":
-        return json_lines(input, unit, extra)
+        return json_lines(input, unit, extra, attributes)
     return None
 
 

@@ -49,13 +49,19 @@ def fields(draw: st.DrawFn, odd: frozenset[str]) -> dict[str, Any]:
 odd_fields = st.one_of(st.sampled_from(FIELDS).map(lambda name: frozenset({name})), st.just(frozenset(FIELDS)))
 
 
-@given(odd_fields.flatmap(fields), st.sampled_from(["character", "byte"]), extras, number, number)
+# The link attributes a finder adds to its records after the extra fields (an HTML link's tag and attr).
+attributes = st.sampled_from([(), ("tag",), ("tag", "attr"), ("attr", "tag")])
+
+
+@given(odd_fields.flatmap(fields), st.sampled_from(["character", "byte"]), extras, number, number, attributes)
 def test_a_json_line_written_from_the_link_is_its_records_line(
-    values: dict[str, Any], unit: Any, extra: dict[str, Any], line: int | None, column: int | None
+    values: dict[str, Any], unit: Any, extra: dict[str, Any], line: int | None, column: int | None,
+    attributes: tuple[str, ...],
 ) -> None:
     link = _link(values)
-    expected = json_line(record(link, input=values["input"], line=line, column=column, unit=unit, **extra))
-    assert json_lines(values["input"], unit, extra)(link, line, column) == expected
+    own = {name: getattr(link, name) for name in attributes}
+    expected = json_line(record(link, input=values["input"], line=line, column=column, unit=unit, **extra, **own))
+    assert json_lines(values["input"], unit, extra, attributes)(link, line, column) == expected
 
 
 def _link(values: dict[str, Any]) -> Link:

@@ -55,15 +55,17 @@ def test_extract_lists_the_absolute_links_of_an_html_file_in_document_order(tmp_
     assert capsys.readouterr().out.splitlines() == [link["uri"] for link in gold("base-relative.html")]
 
 
-def test_extract_jsonl_gives_where_raw_uri_line_and_byte_span_of_each_link(tmp_path, capsys) -> None:
+def test_extract_jsonl_gives_tag_attr_where_raw_uri_line_and_byte_span_of_each_link(tmp_path, capsys) -> None:
+    # issue 4: "--format jsonl with tag, attr, raw, span"; "where" spells tag and attr in the one schema of issue 10
     path = corpus_copy(tmp_path, "windows-1252.html")
     assert cli.main(["extract", "--format", "jsonl", "--base", url("windows-1252.html"), str(path)]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     expected = [
-        {"where": f"{g['tag']} {g['attr'] or '#text'}", "raw": g["raw"], "uri": g["uri"], "span": g["span"]}
+        {"tag": g["tag"], "attr": g["attr"], "where": f"{g['tag']} {g['attr'] or '#text'}", "raw": g["raw"],
+         "uri": g["uri"], "span": g["span"]}
         for g in gold("windows-1252.html")
     ]
-    assert [{key: r[key] for key in ("where", "raw", "uri", "span")} for r in records] == expected
+    assert [{key: r[key] for key in ("tag", "attr", "where", "raw", "uri", "span")} for r in records] == expected
     assert {(r["input"], r["unit"], r["kind"]) for r in records} == {(str(path), "byte", "url")}
     data = path.read_bytes()
     for r in records:
