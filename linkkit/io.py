@@ -431,8 +431,11 @@ class Lines:
 # -- HTML sniffing: is an input an HTML document? ---------------------------------------------------------------------
 
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml", ".shtml"})
-# An input that opens, after whitespace and comments, with an HTML doctype or an html, head or body tag.
-_HTML_START = re.compile(r"(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html|head|body)[\s/>]", re.IGNORECASE | re.DOTALL)
+# An input that opens, after whitespace and comments, with an HTML doctype or an html, head or body tag; XHTML may
+# open with its XML declaration first (XML 1.0 2.8).
+_HTML_START = re.compile(
+    r"(?:\s*<\?xml\s[^>]*\?>)?(?:\s|<!--.*?-->)*<(?:!doctype\s+html|html|head|body)[\s/>]", re.IGNORECASE | re.DOTALL
+)
 # The bytes whose Latin-1 characters that pattern's \s matches (str.isspace).
 _LATIN_1_SPACES = bytes(byte for byte in range(256) if chr(byte).isspace())
 

@@ -95,7 +95,9 @@ def json_lines(input: str, unit: Unit, extra: dict[str, Any], attributes: tuple[
             return None
         quoted_base = "null" if base is None else f'"{base}"'
         own = () if values_of is None else (values,) if len(attributes) == 1 else values  # attrgetter's answer
-        tail = shared_tail + "".join(f", {_ENCODE(name)}: {_ENCODE(value)}" for name, value in zip(attributes, own))
+        tail = shared_tail + "".join(
+            f", {_ENCODE(name)}: {_ENCODE(value)}" for name, value in zip(attributes, own, strict=True)
+        )
         return f'{middle}{kind}", "where": "{where}", "raw": "', f'", "base": {quoted_base}{tail}}}'
 
     def line_of(link: LinkLike, line: int | None, column: int | None) -> str:

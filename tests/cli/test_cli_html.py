@@ -93,6 +93,16 @@ def test_extract_detects_a_utf16_html_document_by_content(tmp_path, capsys) -> N
     assert [(r["uri"], r["span"]) for r in records] == [(g["uri"], g["span"]) for g in gold("utf-16.html")]
 
 
+def test_extract_detects_xhtml_opening_with_its_xml_declaration_by_content(tmp_path, capsys) -> None:
+    # not a text whose one link is the doctype's system identifier: the page's links, resolved
+    path = tmp_path / "page"
+    path.write_bytes(b'<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN"'
+                     b' "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n<html xmlns="http://www.w3.org/1999/xhtml">'
+                     b'<body><a href="next.html">next</a></body></html>\n')
+    assert cli.main(["extract", "--base", "http://example.com/d/", str(path)]) == 0
+    assert capsys.readouterr().out == "http://example.com/d/next.html\n"
+
+
 def test_extract_scans_text_that_merely_mentions_html_tags_as_text(tmp_path, capsys) -> None:
     path = tmp_path / "notes.txt"
     path.write_bytes(b'Write <html> and <a href="x.html"> first; docs at http://example.org/guide\n')
