@@ -221,6 +221,14 @@ class Reference:
         only_group_zero(group, "Reference")
         return self.raw
 
+    def groups(self, default: None = None) -> tuple[()]:
+        """``()``, as ``re.Match.groups()`` gives for a pattern without sub-groups."""
+        return ()
+
+    def groupdict(self, default: None = None) -> dict[str, str]:
+        """``{}``, as ``re.Match.groupdict()`` gives for a pattern without named groups."""
+        return {}
+
     def __getitem__(self, group: int) -> str:
         return self.group(group)
 

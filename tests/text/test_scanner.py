@@ -196,6 +196,7 @@ def test_reference_behaves_like_a_match() -> None:
     assert first.span() == (15, 44) and (first.start(), first.end()) == (15, 44)
     assert first.group() == first.group(0) == first[0] == first.raw == "http://www.w3.org/Addressing/"
     assert first.string is TEXT
+    assert first.groups() == () and first.groupdict() == {}  # re.Match of a pattern without sub-groups
     assert first.outer_span() == (14, 45)
     assert second.raw == "ftp://ds.internic.\n net/rfc/"
     assert second.uri == "ftp://ds.internic.net/rfc/"
