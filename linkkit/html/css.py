@@ -10,7 +10,9 @@ from .places import ASCII_WHITESPACE, WS
 CSS_WHITESPACE = " \t\n\r\f"  # CSS Syntax 3, 4.2: whitespace (a piece is never empty)
 
 # CSS Syntax 3, section 4: comments and strings are skipped; url(...) (4.3.6, either form) and an @import
-# string are URLs. An empty url() is not: it is "an invalid resource" (CSS Values 4, 4.5).
+# string (after whitespace and comments, which tokenizing drops: 4.3.2) are URLs. An empty url() is not: it is
+# "an invalid resource" (CSS Values 4, 4.5). An unquoted url( that the end of the text cuts off is still a url
+# token (4.3.6: EOF "returns the <url-token>"), as a quoted one is a string token (4.3.5).
 # CSS Syntax 3, 4.3.7 "consume an escaped code point": up to six hex digits and one whitespace after them, or any
 # other code point but a newline; in an unquoted url() (4.3.6 "consume a url token") that is the whole escape.
 _CSS_ESCAPED_CODE_POINT = r"\\(?:[0-9A-Fa-f]{1,6}+(?:\r\n|[\t\n\f\r ])?+|[^\n\r\f0-9A-Fa-f])"
@@ -18,10 +20,10 @@ _CSS_STRING_DQ = r'"(?:[^"\\\n\r\f]|\\[\s\S])*+"'
 _CSS_STRING_SQ = r"'(?:[^'\\\n\r\f]|\\[\s\S])*+'"
 _CSS_TOKENS = re.compile(
     r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
-    rf"|@(?i:import){WS}*+(?P<import>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
+    rf"|@(?i:import)(?:{WS}|/\*(?:[^*]|\*(?!/))*+\*/)*+(?P<import>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
     rf"|(?<![-\w\\\u0080-\U0010ffff])(?i:url)\({WS}*+(?:(?P<quoted>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
     rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++)"
-    rf"{WS}*+\))"
+    rf"{WS}*+(?:\)|\Z))"
     rf"|{_CSS_STRING_DQ}|{_CSS_STRING_SQ}|[\"'][^\n\r\f]*+"
     r"|\\[\s\S]"
 )
