@@ -30,7 +30,7 @@ from collections.abc import Generator, Iterator
 from typing import IO, TYPE_CHECKING, cast
 
 from ..io import read_some
-from ..uri.model import split
+from ..uri.charset import SCHEME
 from .compressed import CORRUPT, decompressed
 from .document import ERROR, HTML, TEXT, Document, Position, failure
 from .http import DecodingError, dechunked, decoded, header_links, media_type, parse
@@ -58,10 +58,15 @@ def target_uri(value: str | None) -> str | None:
     return value or None
 
 
+# A valid scheme and its ":" at the start of a URI (RFC 3986 3.1).
+_SCHEME_COLON = re.compile(f"(?:{SCHEME}):")
+
+
 def retrieval_base(target: str | None) -> str | None:
     """The base a record's links resolve against: its target URI when that is absolute (RFC 3986 5.1: a base URI
-    has a scheme); a relative one (``/page``, ``//host/page``) names no base, and the links stay as written."""
-    if target is None or split(target)[0] is None:
+    has a valid scheme); a relative or damaged one (``/page``, ``//host/page``, ``\ufffdttp://...``) names no
+    base, and the links stay as written."""
+    if target is None or _SCHEME_COLON.match(target) is None:
         return None
     return target
 
@@ -113,15 +118,22 @@ def record_document(
                     header_links=links, size=len(block), content_type=content_type)
 
 
-def _unread(path: str, last: int | None) -> int | None:
+_RECORD_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")  # ISO 28500 5.3
+
+
+def _unread(path: str, last: int | None, start: int) -> int | None:
     """Where bytes start in the file *path* (uncompressed, or gzip per record) that no record was read from, after
-    the record at offset *last* (None: no record was read): a record whose header was cut short ends FastWARC's
-    iteration without an error."""
+    the record at offset *last*, or from *start* on when no record was read since reading began there: a record
+    whose header was cut short ends FastWARC's iteration without an error."""
     with open(path, "rb") as file:
-        file.seek(last or 0)
+        if last is None:
+            file.seek(start)
+            while chunk := file.read(1 << 16):  # anything but blank lines from *start* on is unread
+                if chunk.strip():
+                    return start
+            return None
+        file.seek(last)
         tail = file.read()
-    if last is None:
-        return 0 if tail.strip() else None
     if tail.startswith(b"\x1f\x8b"):
         member = zlib.decompressobj(16 + zlib.MAX_WBITS)
         try:
@@ -133,8 +145,8 @@ def _unread(path: str, last: int | None) -> int | None:
         rest = member.unused_data
     else:
         header_end = tail.find(b"\r\n\r\n")
-        length = re.search(rb"(?im)^content-length:[ \t]*(\d+)", tail[:header_end])
-        if header_end < 0 or length is None:
+        length = _RECORD_LENGTH.search(tail, 0, header_end) if header_end >= 0 else None
+        if length is None:
             return None
         rest = tail[header_end + 4 + int(length.group(1)):]
     if not rest.strip(b"\r\n"):
@@ -165,7 +177,6 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
             failed = yield from _records(rest, archive, path)
 
 
-_RECORD_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")
 _HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a longer one is not judged
 
 
@@ -314,7 +325,7 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
     reading (truncated, corrupt), or None at the end of the archive."""
     from fastwarc.warc import ArchiveIterator
 
-    offset = 0
+    offset = start = stream.tell()  # where this reading began: the file's start, or a record reading resumed at
     last = None
     try:
         for record in ArchiveIterator(stream, parse_http=False):
@@ -335,7 +346,7 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
             document = record_document(archive, offset, record_type, headers, block)
             if document is not None:
                 yield document
-        unread = None if path is None else _unread(path, last)
+        unread = None if path is None else _unread(path, last, start)
         if unread is not None:
             yield failure(archive, f"record at offset {unread}: truncated or not a WARC record",
                           Position(offset=unread))
@@ -350,7 +361,7 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
         at = None
         if path is not None:
             try:
-                at = _unread(path, last)
+                at = _unread(path, last, start)
             except (OSError, ValueError, zlib.error):
                 at = None
         if at is None:

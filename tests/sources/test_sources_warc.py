@@ -356,7 +356,7 @@ def test_an_archive_compressed_whole_and_cut_short_keeps_every_earlier_record(
     assert found[-1] is error
 
 
-@pytest.mark.parametrize("target", ["/page", "//site.example/page", "page"])
+@pytest.mark.parametrize("target", ["/page", "//site.example/page", "page", "\ufffdttp://site.example/", "1a:b"])
 def test_a_relative_target_uri_is_no_base_and_the_next_records_are_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str
 ) -> None:
@@ -405,6 +405,25 @@ def test_reading_goes_on_at_the_next_record_after_a_corrupt_one(
     assert [r["uri"] for r in found] == ["http://site.example/p0", None, "http://site.example/p2",
                                          "http://site.example/p3"]
     assert found[1]["offset"] == offsets[1] and str(offsets[1]) in found[1]["error"]
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+def test_reading_goes_on_past_corrupt_records_one_after_another(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool
+) -> None:
+    # reading resumed at a record that is corrupt too: its error names it, and reading goes on (it went back to
+    # the archive's start and never ended)
+    data, offsets = _four_pages(per_record, repeat=1)
+    damaged = bytearray(data)
+    for bad in (1, 2):  # each record still starts as one (its member, its version line), and fails further on
+        at = (offsets[bad] + offsets[bad + 1]) // 2 if per_record else data.index(b"Content-Length", offsets[bad])
+        for position in range(at, at + 4):  # the member's deflate stream; the Content-Length field's name
+            damaged[position] ^= 0x55
+    archive = write(tmp_path, "bad.warc.gz" if per_record else "bad.warc", bytes(damaged))
+    found = extract(capsys, archive, status=1)
+    assert [(r["offset"], r["uri"]) for r in found] == [
+        (offsets[0], "http://site.example/p0"), (offsets[1], None), (offsets[2], None),
+        (offsets[3], "http://site.example/p3")]
 
 
 @pytest.mark.parametrize("kept", [5, 40, 120], ids=["in-version-line", "in-header", "in-content"])
