@@ -10,6 +10,7 @@ cannot be told apart, and mboxrd's reading is the reversible one.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -124,6 +125,8 @@ def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Messa
     told apart by content: a directory with ``cur`` or ``new`` is a Maildir, a file starting ``From `` an mbox,
     anything else one message.  A binary file object is read from where it stands."""
     if not isinstance(path_or_file, (str, os.PathLike)):
+        if isinstance(path_or_file, io.TextIOBase):  # its lines are str: the byte offsets and bodies need bytes
+            raise TypeError("messages() reads a mailbox as bytes: open the file in binary mode ('rb')")
         name = getattr(path_or_file, "name", None)
         yield from _file_messages(path_or_file, name if isinstance(name, str) else None)
         return

@@ -53,6 +53,13 @@ def test_single_message_file_and_file_object(tmp_path: Path) -> None:
         assert (message.index, message.offset, message.data, message.record) == (0, 0, data, data)
 
 
+def test_a_text_file_object_is_refused_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "x.eml"
+    path.write_bytes(b"Subject: x\n\nhttp://a.example/\n")
+    with path.open(encoding="utf-8") as text, pytest.raises(TypeError, match="binary mode"):
+        list(mail.messages(text))  # type: ignore[arg-type]
+
+
 def test_maildir_cur_then_new_in_name_order(tmp_path: Path) -> None:
     for sub, name, body in [("new", "2.b", b"3"), ("cur", "9.a:2,S", b"2"), ("cur", "1.a:2,", b"1"),
                             ("tmp", "0.x", b"never"), ("cur", ".hidden", b"never")]:
