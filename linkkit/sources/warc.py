@@ -232,12 +232,13 @@ def compressed_whole(stream: IO[bytes]) -> bool:
 class _Cut(io.RawIOBase):
     """A decompressed archive read until its compressed stream fails (cut short, or damaged): the failure ends the
     stream for FastWARC, which then reports the record it cut, and is kept in ``error``. It counts the bytes it
-    gave and keeps the last of them, so that a record cut inside its header is found (:meth:`cut_at`)."""
+    gave and keeps its last two reads (FastWARC reads 64 KiB at a time), so that a record cut inside its header is
+    found (:meth:`cut_at`)."""
 
     def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
         self.position = 0
-        self.tail = b""
+        self.reads = (b"", b"")  # the last two reads, kept as they are (joining them on each read would copy)
         self.error: BaseException | None = None
 
     def readable(self) -> bool:
@@ -266,20 +267,20 @@ class _Cut(io.RawIOBase):
             return 0
         buffer[: len(data)] = data
         self.position += len(data)
-        self.tail = (self.tail + data)[-_HEADER_WINDOW:]
+        self.reads = (self.reads[1], data)
         return len(data)
 
     def cut_at(self) -> int:
         """The offset of the record the failure cut: the start of a header not yet complete (its version line,
         or a prefix of it, after the last empty line); else the end of what was read."""
-        before = len(self.tail)
-        blank = self.tail.rfind(b"\r\n\r\n")
-        rest = self.tail[blank + 4 :] if blank >= 0 else self.tail
+        tail = b"".join(self.reads)[-_HEADER_WINDOW:]
+        blank = tail.rfind(b"\r\n\r\n")
+        rest = tail[blank + 4 :] if blank >= 0 else tail
         if rest and (rest.startswith(WARC_MAGIC) or WARC_MAGIC.startswith(rest)):
             return self.position - len(rest)
-        version = self.tail.rfind(b"\nWARC/1.")
+        version = tail.rfind(b"\nWARC/1.")
         if version > blank:
-            return self.position - before + version + 1
+            return self.position - len(tail) + version + 1
         return self.position
 
 
@@ -320,6 +321,13 @@ def _next_record(path: str, after: int) -> int | None:
     return None
 
 
+def _cut_position(offset: int, headers: dict[str, str]) -> Position:
+    """The position of a record cut short, as far as its header was read: its error record is named as its links
+    would be."""
+    return Position(offset=offset, record_id=headers.get("warc-record-id"),
+                    target_uri=target_uri(headers.get("warc-target-uri")))
+
+
 def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Document, None, int | None]:
     """The documents of the records read from *stream* on; returns the offset of a record that stopped the
     reading (truncated, corrupt), or None at the end of the archive."""
@@ -332,15 +340,13 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
             offset = last = record.stream_pos
             block = record.reader.read()
             headers = {name.lower(): value for name, value in record.headers}
-            # what is known of a record cut short: the error record names it as its links would be named
-            cut = Position(offset=offset, record_id=headers.get("warc-record-id"),
-                           target_uri=target_uri(headers.get("warc-target-uri")))
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
-                yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)", cut)
+                yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
+                              _cut_position(offset, headers))
                 return offset
             if len(block) < record.content_length:
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
-                              f"{record.content_length} content bytes", cut)
+                              f"{record.content_length} content bytes", _cut_position(offset, headers))
                 return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
             document = record_document(archive, offset, record_type, headers, block)
