@@ -397,6 +397,9 @@ _ADVERSARIAL = textwrap.dedent(
         "urn:ab:c/" * (K // 9) + "[", "urn:ab:(c)/" * (K // 11) + "[", "urn:ab:c/" * (K // 9) + "?x",
         "urn:ab:c?+d/" * (K // 12) + "?+", "的news:形式" * (K // 8), "http://a" + "a," * (M // 2),
         "urn:ab:" * (K // 7) + "?+x" * (K // 3),
+        # a ":" trigger that looks over a wrap to "//"; trimmed punctuation before a closer; BBCode's end tag
+        "<http:\\n//" * (K // 9), ("http:" + " " * 60) * (K // 65) + "//", "(http://a.b/x" + "." * M + ")",
+        "(http://a.b/x." * (K // 14), "[url]http://a/[/" * (K // 16),
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
