@@ -67,8 +67,8 @@ def _message(block: bytes, start: int) -> Envelope:
         line_end = len(line)
         line = line.rstrip("\r")
         if line[:1] in (" ", "\t") and fields:  # obs-fold
-            name, value, start = fields[-1]
-            fields[-1] = (name, f"{value} {line.strip()}", start)
+            name, value, value_start = fields[-1]
+            fields[-1] = (name, f"{value} {line.strip()}", value_start)
         else:
             match = _FIELD.match(line)
             if match is not None:
