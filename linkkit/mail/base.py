@@ -5,7 +5,8 @@ For an HTML part: a ``<base href>`` in the part first (``linkkit.html`` applies 
 else the retrieval URL the caller gives (``base_url``, RFC 3986 5.1.3).  A relative ``Content-Location`` is
 resolved against the next base out (RFC 2557 4.4.2): the entity's own ``Content-Base`` when it has one (RFC 2110
 4.2), else the base of the entities around it; one that cannot be resolved is passed over.  An encapsulated
-``message/rfc822`` is a message of its own: the entities around it do not lend it their base.
+``message/rfc822`` takes the base of the entities around it like any other part: RFC 3986 5.1.2, "the base URI of
+the entity in which the representation is encapsulated".
 """
 
 from __future__ import annotations

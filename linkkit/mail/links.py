@@ -140,9 +140,8 @@ def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | En
     """In MIME order: each message entity (for its header fields) and each decoded text leaf with its base."""
 
     def walk(entity: Entity, outer: str | None) -> Iterator[TextPart | Entity]:
-        if entity.is_message:
+        if entity.is_message:  # an encapsulated message's base is its container's (RFC 3986 5.1.2)
             yield entity
-            outer = base_url  # an encapsulated message does not inherit the base of its container
         base = entity_base(entity, outer)
         if entity.children:
             for child in entity.children:
