@@ -417,6 +417,7 @@ def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
 
 
 def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    _take_query_names(args)
     _check_batch(args, parser)
     if args.recursive:
         _check_tree(args, parser)
@@ -427,6 +428,19 @@ def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentPars
         name != STDIN and Path(name).resolve() == Path(args.output).resolve() for name in args.files
     ):
         parser.error(f"-o {args.output} is also an input; use --in-place to rewrite a file in place")
+
+
+def _take_query_names(args: argparse.Namespace) -> None:
+    """``--redact-query``'s parameter names, a comma-separated list split. With no FILE named before it, the
+    values after the last one that names no existing file (nor ``-``) are the FILEs, which ``NAME...`` had taken:
+    ``--redact-query session token notes.txt`` rewrites notes.txt (``--`` ends the names, as ever)."""
+    values = list(args.redact_query or ())
+    if not args.files and args.files_from is None:
+        cut = len(values)
+        while cut > 1 and (values[cut - 1] == STDIN or os.path.exists(values[cut - 1])):
+            cut -= 1
+        values, args.files = values[:cut], values[cut:]
+    args.redact_query = [name for value in values for name in value.split(",") if name]
 
 
 def add_rewrite(commands: Subcommands) -> None:
@@ -445,7 +459,8 @@ def add_rewrite(commands: Subcommands) -> None:
     security.add_argument("--drop-userinfo", action="store_true", help="with --redact: drop the userinfo instead")
     security.add_argument(
         "--redact-query", nargs="+", action="extend", metavar="NAME",
-        help="with --redact: mask the values of these query and fragment parameters (end the list with --)",
+        help="mask the values of these query and fragment parameters (implies --redact; names may also be "
+        "comma-separated; with no FILE before it, the values that name existing files are the FILEs)",
     )
     _add_target_options(parser, "file")
     parser.set_defaults(run=run_rewrite, check=_check_rewrite_usage, parser=parser, base=None, base_url=None)

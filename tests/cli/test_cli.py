@@ -755,3 +755,25 @@ def test_the_max_length_help_names_the_scanners_own_default(capsys: pytest.Captu
     with pytest.raises(SystemExit):
         cli.main(["extract", "--help"])
     assert f"(default {ScanOptions().max_length})" in " ".join(capsys.readouterr().out.split())
+
+
+QUERY_TEXT = "see https://e.example/a?sid=1&token=2&x=3 now\n"
+BOTH = "see https://e.example/a?sid=***&token=***&x=3 now\n"
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--redact-query", "token", "FILE"], "see https://e.example/a?sid=1&token=***&x=3 now\n"),
+    (["--redact-query", "sid", "token", "FILE"], BOTH),  # issue 12's spelling: NAME... then the file
+    (["--redact-query", "sid,token", "FILE"], BOTH),
+    (["--redact-query", "sid", "--redact-query", "token", "FILE"], BOTH),
+    (["FILE", "--redact-query", "sid", "token"], BOTH),
+    (["--redact-query", "sid", "token", "--", "FILE"], BOTH),
+    (["--redact-query", "sid", "FILE", "FILE"], "see https://e.example/a?sid=***&token=2&x=3 now\n" * 2),
+])
+def test_redact_query_takes_its_names_and_leaves_the_files_after_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    path = write(tmp_path, "notes.txt", QUERY_TEXT)
+    assert cli.main(["rewrite", *[str(path) if arg == "FILE" else arg for arg in argv]]) == 0
+    assert capsys.readouterr().out == expected
+    assert path.read_text(encoding="utf-8") == QUERY_TEXT  # written to standard output, the file untouched
