@@ -21,21 +21,27 @@ _FIELD = re.compile(r"([^:\s][^:]*):[ \t]*(.*?)[ \t]*$")
 _STATUS = re.compile(r"HTTP/\d(?:\.\d)?[ \t]+(\d{3})")
 
 
+# RFC 9112 5.2: an obsolete line folding (a line break, then spaces or tabs) within a field value.
+_FOLD = re.compile(r"\r?\n[ \t]+")
+
+
+def unfolded(value: str) -> str:
+    """*value* with each obsolete line folding replaced by one space, as RFC 9112 5.2 asks before it is read."""
+    return _FOLD.sub(" ", value) if "\n" in value else value
+
+
 class Envelope(NamedTuple):
     """An HTTP response as a WARC record holds it: ``fields`` in order, each ``(name in lower case, value, start)``
-    with the value's byte offset in the header block; ``payload`` the message body as sent (still chunked or
-    compressed)."""
+    with the value as written (a folded one with its line breaks, so that its characters are its bytes) and its
+    byte offset in the header block; ``payload`` the message body as sent (still chunked or compressed)."""
 
     status: int | None
     fields: list[tuple[str, str, int]]
     payload: bytes
 
     def get(self, name: str) -> str | None:
-        """The first value of field *name* (lower case)."""
-        return next((value for field, value, _ in self.fields if field == name), None)
-
-    def values(self, name: str) -> list[str]:
-        return [value for field, value, _ in self.fields if field == name]
+        """The first value of field *name* (lower case), unfolded."""
+        return next((unfolded(value) for field, value, _ in self.fields if field == name), None)
 
 
 def parse(block: bytes) -> Envelope:
@@ -66,9 +72,9 @@ def _message(block: bytes, start: int) -> Envelope:
     for line in lines[1:]:
         line_end = len(line)
         line = line.rstrip("\r")
-        if line[:1] in (" ", "\t") and fields:  # obs-fold
-            name, value, value_start = fields[-1]
-            fields[-1] = (name, f"{value} {line.strip()}", value_start)
+        if line[:1] in (" ", "\t") and fields:  # obs-fold: the value goes on to this line's end, as written
+            name, _, value_start = fields[-1]
+            fields[-1] = (name, text[value_start - start : offset - start + len(line)].rstrip(" \t"), value_start)
         else:
             match = _FIELD.match(line)
             if match is not None:
@@ -195,15 +201,17 @@ def header_links(envelope: Envelope) -> tuple[HeaderLink, ...]:
     redirect = envelope.status is not None and 300 <= envelope.status < 400
     for name, value, start in envelope.fields:
         if (name == "location" and redirect) or name == "content-location":
-            raw = value.strip()
-            if raw:
-                found.append(HeaderLink(f"http {name}", field_text(raw), (start, start + len(value))))
+            raw = unfolded(value).strip()
+            if raw:  # the span is the value's, without the line break and spaces a folded one starts with
+                lead = len(value) - len(value.lstrip())
+                found.append(HeaderLink(f"http {name}", field_text(raw), (start + lead, start + len(value))))
         elif name == "link":
             for a, b in _link_targets(value):
-                found.append(HeaderLink("http link", field_text(value[a:b].strip()), (start + a, start + b)))
+                raw = unfolded(value[a:b]).strip()
+                found.append(HeaderLink("http link", field_text(raw), (start + a, start + b)))
         elif name == "refresh":  # read as <meta http-equiv=refresh> is; linkkit.html loaded only for one
             from ..html.places import read_refresh
 
             for a, b, raw, _ in read_refresh(value):
-                found.append(HeaderLink("http refresh", field_text(raw), (start + a, start + b)))
+                found.append(HeaderLink("http refresh", field_text(unfolded(raw)), (start + a, start + b)))
     return tuple(found)

@@ -195,6 +195,21 @@ def test_a_header_url_written_in_raw_bytes_is_read_as_utf_8_where_it_is(
     assert all(block[slice(*r["span"])] == written for r in found)
 
 
+def test_folded_header_fields_give_their_urls_with_spans_on_the_bytes_as_archived(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RFC 9112 5.2: an obs-fold is read as a space, and each URL's span is still where its bytes are
+    block = (b"HTTP/1.1 301 Moved\r\nLink: </a>;\r\n\trel=prev,\r\n <b>; rel=next\r\nLocation:\r\n /moved\r\n"
+             b"Refresh: 0;\r\n url=/later\r\nContent-Type: text/html;\r\n charset=utf-8\r\n\r\n<a href=x>x</a>")
+    archive = write(tmp_path, "f.warc", record("response", block, target="http://site.example/d/",
+                                                content_type="application/http;msgtype=response"))
+    found = extract(capsys, archive)
+    assert [(r["where"], r["raw"]) for r in found] == [
+        ("http link", "/a"), ("http link", "b"), ("http location", "/moved"), ("http refresh", "/later"),
+        ("a href", "x")]
+    assert all(block[slice(*r["span"])].decode() == r["raw"] for r in found[:4])
+
+
 def test_an_empty_link_target_names_the_page_itself(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # RFC 8288 3: the target is a URI-Reference, and "" is one (RFC 3986 4.1): the target URI, as href="" is
     archive = write(tmp_path, "e.warc", response("http://site.example/a/page", b'<a href="">self</a>', headers=[
