@@ -210,7 +210,7 @@ def _extract_options(args: argparse.Namespace) -> ExtractOptions:
     return ExtractOptions(
         format=ALIASES.get(args.format, args.format), base=args.base, encoding=args.encoding,
         abbreviated=args.abbreviated, emails=args.emails, max_length=args.max_length, headers=args.headers,
-        unique=args.unique, flags=args.flags, spill=args.engine != "dask",
+        unique=args.unique, flags=args.flags, refang=args.refang, spill=args.engine != "dask",
     )
 
 
@@ -329,6 +329,11 @@ def add_extract(commands: Subcommands) -> None:
     parser.add_argument(
         "--flags", action="store_true",
         help="add a flags column: what each link does that RFC 3986 section 7 warns about (linkkit.security)",
+    )
+    parser.add_argument(
+        "--refang", action="store_true",
+        help="also find the defanged references of threat reports in text inputs (hxxps://evil[.]example/): the "
+        "URI refanged, raw and span as written; each text is read whole",
     )
     parser.set_defaults(run=run_extract, check=_check_extract, parser=parser)
 

@@ -55,6 +55,7 @@ class ExtractOptions:
     headers: bool = False
     unique: bool = False
     flags: bool = False  # each record's "flags" (linkkit.security.flags)
+    refang: bool = False  # a text's defanged references read back (linkkit.finditer's refang; the text read whole)
     # Past SPILL_SIZE bytes, a document's output goes to a temporary file on this machine, which the writer copies
     # and removes: memory stays bounded whatever the document's size. Not for Dask, whose results travel.
     spill: bool = False
@@ -250,7 +251,7 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
             text, clean = body.decode(encoding.codec, ERRORS), False
         except UnicodeDecodeError:
             return None
-    refs = _text().finditer(text, **options.scanner)
+    refs = _text().finditer(text, **options.scanner, refang=options.refang)
     found: list[Row] = _placed(text, "\n", refs) if places else [(ref, None, None) for ref in refs]
     if not clean:
         undecodable = Undecodable()
@@ -309,7 +310,12 @@ def _streamed_rows(document: Document, source: Input, options: ExtractOptions, m
             undecodable = Undecodable()
             rest = io.BytesIO() if cut else stream  # cut within its first bytes: the text is those bytes
             chunks = _until_cut(decoded_chunks(source, encoding, head, rest, undecodable), cut)
-            yield from text_rows(chunks, options.scanner, places)
+            if options.refang:  # the stream scanner does not refang: the text is read whole
+                text = "".join(chunks)
+                refs = _text().finditer(text, **options.scanner, refang=True)
+                yield from _placed(text, "\n", refs) if places else [(ref, None, None) for ref in refs]
+            else:
+                yield from text_rows(chunks, options.scanner, places)
             if cut:  # a compressed file cut short: every link of the text before the cut is out already
                 raise InputError(label, f"cannot decompress further: {cut[0]}")
     finally:

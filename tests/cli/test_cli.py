@@ -777,3 +777,21 @@ def test_redact_query_takes_its_names_and_leaves_the_files_after_them(
     assert cli.main(["rewrite", *[str(path) if arg == "FILE" else arg for arg in argv]]) == 0
     assert capsys.readouterr().out == expected
     assert path.read_text(encoding="utf-8") == QUERY_TEXT  # written to standard output, the file untouched
+
+
+@pytest.mark.parametrize("stored", ["plain", "gzip"])
+@pytest.mark.parametrize("size", [1, 2000])  # 2,000 lines: past the first bytes, read as a stream from its path
+def test_extract_refang_reads_defanged_references_of_a_text_held_whole_or_streamed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], stored: str, size: int
+) -> None:
+    # issue 12: with refanging the scanner finds them, .uri refanged, .raw and .span() as written
+    line = "IOC: hxxps://evil[.]example/a and http://ok.example/b\n"
+    data = (line * size).encode()
+    path = write(tmp_path, "report.txt" + (".gz" if stored == "gzip" else ""),
+                 gzip.compress(data) if stored == "gzip" else data)
+    assert cli.main(["extract", "--refang", "--format", "jsonl", str(path)]) == 0
+    records = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    assert [(r["raw"], r["uri"]) for r in records] == [
+        ("hxxps://evil[.]example/a", "https://evil.example/a"), ("http://ok.example/b", "http://ok.example/b")] * size
+    assert records[-2]["span"] == [len(line) * (size - 1) + 5, len(line) * (size - 1) + 29]
+    assert (records[-2]["line"], records[-2]["column"]) == (size, 6)
