@@ -8,6 +8,7 @@ import bz2
 import gzip
 import io
 import lzma
+import re
 import zlib
 from typing import IO, TYPE_CHECKING, Any, cast
 
@@ -26,6 +27,11 @@ MAGIC = (
 )
 
 _MAGIC_STARTS = frozenset(magic[:1] for magic, name in MAGIC)
+# "BZh" alone is three letters a text may start with: a bzip2 stream goes on with its block size ("1"-"9") and the
+# 48-bit magic of its first block (0x314159265359, the digits of pi) or, empty, of its end (0x177245385090), as
+# bzip2's own decompressor checks them (bzip2 1.0.8 decompress.c, BZ_X_MAGIC_1 to BZ_X_BLKHDR_6).
+_BZIP2_STREAM = re.compile(rb"BZh[1-9](?:1AY&SY|\x17rE8P\x90)")
+MAGIC_SIZE = 10  # the bytes of an input's start that tell its compression
 
 # What reading a corrupt or truncated compressed stream raises, beside OSError (gzip.BadGzipFile, bz2's errors, and
 # Zstandard's, which _ZstdFrames raises as OSError).
@@ -49,12 +55,12 @@ def peek_decompressed(head: bytes, name: str) -> bytes:
 
 
 def compression(head: bytes) -> str | None:
-    """The compression an input starting with *head* uses, or None."""
+    """The compression an input starting with *head* (its first MAGIC_SIZE bytes or more) uses, or None."""
     if head[:1] not in _MAGIC_STARTS:  # most inputs: one test, not one per format
         return None
     for magic, name in MAGIC:
         if head.startswith(magic):
-            return name
+            return name if name != "bzip2" or _BZIP2_STREAM.match(head) else None
     return None
 
 
@@ -183,7 +189,7 @@ def decompressed(stream: IO[bytes]) -> IO[bytes]:
             buffered = top if isinstance(top, io.BufferedReader) else io.BufferedReader(_Layers([top]))
             if buffered is not top:
                 layers[-1] = buffered
-            name = compression(buffered.peek(6)[:6])
+            name = compression(buffered.peek(MAGIC_SIZE)[:MAGIC_SIZE])
             if name is None:
                 break
             layers.append(decompressing(buffered, name))

@@ -75,6 +75,33 @@ def test_compression_is_told_by_magic_number_not_by_name(tmp_path: Path) -> None
         assert stream.read() == b"hidden"
 
 
+@pytest.mark.parametrize(("head", "expected"), [
+    (gzip.compress(b"x"), "gzip"),
+    (bz2.compress(b"x"), "bzip2"),
+    (bz2.compress(b""), "bzip2"),  # an empty stream: the end-of-stream magic follows the header at once
+    (lzma.compress(b"x"), "xz"),
+    (zstandard.ZstdCompressor().compress(b"x"), "zstd"),
+    (b"BZh is how these notes start: http://a.example/", None),  # three letters are no bzip2 stream
+    (b"BZh91AY&SX and more", None),
+    (b"BZh0" + bz2.compress(b"x")[4:], None),  # a block size of 0
+    (b"BZh9", None),
+], ids=["gzip", "bzip2", "bzip2-empty", "xz", "zstd", "text-BZh", "bzip2-bad-magic", "bzip2-size-0", "short"])
+def test_compression_is_told_by_each_formats_whole_magic(head: bytes, expected: str | None) -> None:
+    assert compression(head) == expected
+
+
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_text_that_starts_like_bzip2_is_read_as_text(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, stdin: bool
+) -> None:
+    text = b"BZh is how these notes start: http://a.example/\n"
+    path = tmp_path / "notes.txt"
+    path.write_bytes(text)
+    if stdin:
+        _stdin(monkeypatch, text)
+    assert run(capsys, "-" if stdin else str(path))[0] == ["http://a.example/"]
+
+
 def test_a_nul_byte_in_the_first_8_kib_makes_a_file_binary_unless_it_is_utf_16_with_a_bom() -> None:
     assert is_binary(b"abc\x00def")
     assert not is_binary("http://x.example/".encode("utf-16"))
