@@ -4,7 +4,8 @@ uncompressed); the HTTP envelope is read here, so that header order and spans ar
 
 The policy:
 - ``response`` records whose HTTP payload is HTML (``text/html``, ``application/xhtml+xml``) or plain text, and
-  ``resource`` records (no HTTP envelope; the type is the WARC ``Content-Type``) are read; ``request``,
+  ``resource`` records (no HTTP envelope; the type is the WARC ``Content-Type``) are read, and so is a response to
+  another protocol than HTTP (its WARC ``Content-Type`` no ``application/http``), as a resource; ``request``,
   ``revisit``, ``warcinfo``, ``metadata`` and ``conversion`` records give no links, nor do other payloads (a
   ``response`` of another type still gives its header links).
 - The payload is de-chunked (``Transfer-Encoding: chunked``), any other transfer coding and its ``Content-Encoding``
@@ -79,6 +80,13 @@ def _kind(content_type: str | None) -> str | None:
     return None
 
 
+def _holds_http(headers: dict[str, str], block: bytes) -> bool:
+    """Whether a ``response`` record's block is an HTTP response: it opens with a status line, or its WARC
+    ``Content-Type`` says so (``application/http``, ISO 28500 annex A). A response to another protocol (``dns:``,
+    or FTP as Heritrix writes it) is its content itself, read as a resource is."""
+    return block.startswith(b"HTTP/") or media_type(headers.get("content-type"))[0] == "application/http"
+
+
 def record_document(
     archive: str, offset: int, record_type: str, headers: dict[str, str], block: bytes
 ) -> Document | None:
@@ -87,7 +95,7 @@ def record_document(
     target = target_uri(headers.get("warc-target-uri"))
     position = Position(offset=offset, record_id=headers.get("warc-record-id"), target_uri=target)
     base = retrieval_base(target)
-    if record_type == "resource":
+    if record_type == "resource" or (record_type == "response" and not _holds_http(headers, block)):
         content_type, charset = media_type(headers.get("content-type"))
         kind = _kind(content_type)
         if kind is None:

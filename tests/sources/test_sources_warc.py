@@ -259,6 +259,24 @@ def test_resource_records_are_read_by_their_warc_content_type(
         ("uri", "http://a.example/doc"), ("url", "http://site.example/a/b.html")]
 
 
+def test_a_response_to_another_protocol_is_read_as_a_resource_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # no HTTP envelope (its WARC Content-Type no application/http, no status line): its content is the page, whose
+    # lines are no header fields
+    ftp = record("response", b'<a href="rel">x</a>\nLink: <http://not.example/>', target="ftp://f.example/d/",
+                 content_type="text/html")
+    dns = record("response", b"20260101000000\nexample.com.\t300\tIN\tA\t192.0.2.1\n", target="dns:example.com",
+                 content_type="text/dns")
+    # a status line makes it HTTP whatever the WARC Content-Type says
+    mislabelled = record("response", b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLink: </l>\r\n\r\n<a href=x>",
+                         target="http://site.example/", content_type="text/html")
+    archive = write(tmp_path, "p.warc", ftp + dns + mislabelled)
+    assert [(r["where"], r["uri"]) for r in extract(capsys, archive)] == [
+        ("a href", "ftp://f.example/d/rel"), ("http link", "http://site.example/l"),
+        ("a href", "http://site.example/x")]
+
+
 def test_records_that_hold_no_page_give_no_links(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
