@@ -24,7 +24,7 @@ from re import compile as _compile_plain
 from re import escape as _escape
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class, complement_class
+from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class
 from ..uri.percent import percent_encode
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
 from .reference import _NEW, _SET_FIELDS, Delimiter, Kind, Reference
@@ -39,7 +39,7 @@ from .rules import (
     MAX_SCHEME,
     MAX_WRAP,
     PROSE_PUNCTUATION,
-    WHITE_SPACE,
+    WHITE_SPACE_ITEMS,
 )
 
 if TYPE_CHECKING:
@@ -214,10 +214,11 @@ _LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
 # neither whitespace ("http: " in prose names no reference) nor a second ":" ("File::Spec", "std::vector": namespaces of
 # code) -- or before spaces, tabs or line breaks and "//": a "<http:\n//...>" wrapped right after its ":" (RFC 2396
 # appendix E: inside <...> whitespace is ignored; bare, the break ends it and the candidate is refused).  Whitespace is
-# WHITE_SPACE, as one class: a little faster than "\s" less the separators U+001C-U+001F, which pays for the wrap.
+# WHITE_SPACE_ITEMS, as one class: a little faster than "\s" less the separators U+001C-U+001F, which with a
+# possessive wrap (no backtracking into it) pays for the wrap.
 _SCHEME_LAST = _class(SCHEME_CHARS, minus=DIGIT)
 _SCHEME_COLON = (
-    ":(?=" + complement_class(WHITE_SPACE + ":") + rf"|[\t\n\r ]{{1,{MAX_WRAP}}}//)(?:"
+    rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\t\n\r ]{{1,{MAX_WRAP}}}+//)(?:"
     + "|".join(f"(?<={_SCHEME_LAST}{_class(DIGIT)}{{{digits}}}:)" for digits in range(5))
     + ")"
 )  # compiled with the hot path's run after it (_SCHEME_TRIGGER)

@@ -352,17 +352,19 @@ def test_a_stream_finds_a_reference_wrapped_after_its_scheme_across_any_chunk_ed
 
 
 def test_white_space_is_the_regex_packages_whitespace_in_both_engines() -> None:
-    """The scanner's WHITE_SPACE class (its ":" trigger) is Unicode White_Space, which is what regex's "\\s" and the
-    standard library's "\\s" less the separators U+001C-U+001F match."""
+    """The scanner's WHITE_SPACE_ITEMS (its ":" trigger) is Unicode White_Space, which is what regex's "\\s" and
+    the standard library's "\\s" less the separators U+001C-U+001F match."""
     import re
 
     import regex
 
-    from linkkit.text.rules import WHITE_SPACE
+    from linkkit.text.rules import WHITE_SPACE_ITEMS
 
-    spaces = {c for c in map(chr, range(0x110000)) if regex.match(r"\s", c)}
-    assert set(WHITE_SPACE) == spaces
-    assert set(WHITE_SPACE) == {c for c in map(chr, range(0x110000)) if re.match(r"\s", c)} - set("\x1c\x1d\x1e\x1f")
+    everything = [chr(code) for code in range(0x110000)]
+    spaces = {c for c in everything if regex.match(r"\s", c)}
+    for engine in (re, regex):
+        assert {c for c in everything if engine.match(f"[{WHITE_SPACE_ITEMS}]", c)} == spaces
+    assert spaces == {c for c in everything if re.match(r"\s", c)} - set("\x1c\x1d\x1e\x1f")
 
 
 def test_a_stream_takes_a_whole_str_too() -> None:
