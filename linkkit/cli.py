@@ -376,7 +376,8 @@ def _rewrite_from(source: Input, binary: IO[bytes], args: argparse.Namespace, ou
 
 
 def _rewrite_in_place(source: Input, args: argparse.Namespace, stderr: IO[str]) -> None:
-    with source.open_binary() as binary, replacing(Path(source.name), args.force) as target:
+    with source.open_binary() as binary, replacing(Path(source.name), args.force,
+                                                   since=os.fstat(binary.fileno())) as target:
         target.changed = _rewrite_from(source, binary, args, target.output, stderr)
 
 
@@ -557,13 +558,14 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
                 _rewrite_maildir(source, mail_absolutizer(args), args)
                 continue
             with source.open_binary() as binary:
+                opened = os.fstat(binary.fileno()) if args.in_place else None  # as the file replaced was read
                 head = source.read(binary, SNIFF_SIZE)
                 if is_mail(source.name, head):
                     messages = messages_after(head, binary, source.label)
                     if out is not None:
                         rewrite_messages(source, messages, mail_absolutizer(args), out)
                         continue
-                    with replacing(Path(args.output or source.name), args.force) as target:
+                    with replacing(Path(args.output or source.name), args.force, since=opened) as target:
                         changed = rewrite_messages(source, messages, mail_absolutizer(args), target.output)
                         target.changed = args.output is not None or changed
                     continue
@@ -574,7 +576,7 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
             if out is not None:
                 out.write(result)
                 continue
-            with replacing(Path(args.output or source.name), args.force) as target:
+            with replacing(Path(args.output or source.name), args.force, since=opened) as target:
                 target.output.write(result)
                 target.changed = args.output is not None or result != data
         except InputError as error:

@@ -317,6 +317,22 @@ def _write_through(temporary: Path, path: Path) -> None:
         os.fsync(target.fileno())
 
 
+def _version(status: os.stat_result | None) -> tuple[int, int, int, int] | None:
+    """What tells one content of a file from a later one without reading it: inode, size and modification time."""
+    return None if status is None else (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
+
+
+def _check_unchanged(path: Path, status: os.stat_result | None) -> None:
+    """Refuse to replace *path* when it changed since *status* was taken (a line appended by another program while
+    it was being rewritten): the new content was made from the old, and installing it would lose the change."""
+    try:
+        now: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        now = None
+    if _version(now) != _version(status):
+        raise OutputError(f"{path}: changed while it was being rewritten; left as it is now (run again)")
+
+
 def _install(temporary: Path, path: Path, status: os.stat_result | None, force: bool) -> None:
     """Make *temporary* the file *path*, keeping the old file's mode, owner and group."""
     if status is not None and status.st_nlink > 1:  # only with force: _replaceable refused it otherwise
@@ -340,10 +356,11 @@ def _install(temporary: Path, path: Path, status: os.stat_result | None, force: 
 
 
 @contextmanager
-def replacing(path: Path, force: bool) -> Iterator[Target]:
+def replacing(path: Path, force: bool, *, since: os.stat_result | None = None) -> Iterator[Target]:
     """A target for the new content of the file *path*: a temporary file beside it (``.NAME.linkkit-tmp-PID``)
     renamed over it when complete, the file's mode and owner kept. A device or pipe (``/dev/stdout``) is written
-    directly. The file is left as it was when the content fails, is unchanged, or cannot be installed."""
+    directly. The file is left as it was when the content fails, is unchanged, cannot be installed, or changed
+    since its reading began: *since*, the status of the file as it was opened for reading, else when this starts."""
     status = _replaceable(path, force)
     if status is not None and not stat.S_ISREG(status.st_mode):
         try:
@@ -372,6 +389,7 @@ def replacing(path: Path, force: bool) -> Iterator[Target]:
             target.output.flush()
             os.fsync(stream.fileno())  # the new content is on disk before the rename makes it the file
         if target.changed:
+            _check_unchanged(path, since or status)
             _install(temporary, path, status, force)
     except BrokenPipeError:
         raise

@@ -664,6 +664,43 @@ def test_a_later_run_removes_the_temporary_file_a_killed_run_left(tmp_path: Path
     assert alive.exists() and unrelated.exists()  # another run still writing, and a file not ours: kept
 
 
+APPENDED = b"appended meanwhile: http://late.example/\n"
+
+
+def _appending(function: object, path: Path) -> object:
+    """*function*, after which another program appends a line to *path*: the file changes while it is rewritten."""
+
+    def wrapped(*args: object, **kwargs: object) -> object:
+        result = function(*args, **kwargs)  # type: ignore[operator]
+        with open(path, "ab") as appender:
+            appender.write(APPENDED)
+        return result
+
+    return wrapped
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "argv", "module", "function"),
+    [
+        ("a.txt", b"x www.example.org y\n", ["rewrite", "--angle", "--in-place"], cli, "_rewrite_from"),
+        ("a.html", b"<!doctype html><a href=x>y</a>\n", ["absolutize", "--base", "http://h/", "--in-place"],
+         batch_rewrite, "absolutized"),
+        ("a.eml", b"From: a@b\nContent-Type: text/html\n\n<a href=x>y</a>\n",
+         ["absolutize", "--base", "http://h/", "--in-place"], batch_rewrite, "rewrite_messages"),
+    ],
+)
+def test_in_place_leaves_a_file_that_changed_while_it_was_rewritten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, name: str, content: bytes,
+    argv: list[str], module: object, function: str,
+) -> None:
+    path = write(tmp_path, name, content)
+    monkeypatch.setattr(module, function, _appending(getattr(module, function), path))
+    assert cli.main([*argv, str(path)]) == 1
+    assert f"{path}: changed while it was being rewritten; left as it is now (run again)" in capsys.readouterr().err
+    assert path.read_bytes() == content + APPENDED  # the line appended meanwhile is not lost
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
 def test_output_file_gets_the_umask_mode_and_an_existing_one_keeps_its_mode(tmp_path: Path) -> None:
     path = write(tmp_path, "a.txt", "x www.example.org y\n")
     new, old = tmp_path / "new.txt", write(tmp_path, "old.txt", "")
