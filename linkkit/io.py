@@ -34,6 +34,9 @@ BOMS = (
 BOM_STARTS = b"".join(sorted({bom[:1] for bom, codec in BOMS}))  # the first byte of some BOM
 # Codecs that read (and write) a BOM themselves: without one, their text is read as this codec, as HTML does.
 BOM_LESS = {"utf-8-sig": "utf-8", "utf-16": "utf-16-le", "utf-32": "utf-32-le"}
+# The most bytes of one document held whole (an HTML page, a message): a larger one is an error of its input, so that
+# a compressed file that decompresses to gigabytes (a bomb) cannot exhaust memory. A text is streamed, never held.
+HELD_LIMIT = 1 << 28
 UNDECODED = re.compile("[\udc80-\udcff]+")  # PEP 383: the lone surrogates surrogateescape decodes bad bytes to
 
 
@@ -82,6 +85,20 @@ def read_some(binary: IO[bytes], size: int) -> bytes:
     the damage are not lost with a call that was filling a whole *size*."""
     read1 = getattr(binary, "read1", None)
     return binary.read(size) if read1 is None else bytes(read1(size))
+
+
+def too_large(what: str) -> str:
+    """The message of a document over HELD_LIMIT: what it is, and the limit passed (at which byte it stopped)."""
+    return f"{what} larger than {HELD_LIMIT} bytes, the most held whole: not read past it"
+
+
+def read_held(binary: IO[bytes], label: str, what: str) -> bytes:
+    """The rest of *binary*, a document held whole (*what*: ``HTML``, ``message``); an InputError naming *label* when
+    it is longer than HELD_LIMIT bytes, after reading one byte more than that."""
+    data = binary.read(HELD_LIMIT + 1)
+    if len(data) > HELD_LIMIT:
+        raise InputError(label, too_large(what))
+    return data
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
 from ..errors import InputError, ResolutionError
 from ..io import (
-    CHUNK_SIZE, ERRORS, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, text_codec, text_encoding,
+    CHUNK_SIZE, ERRORS, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, read_held, text_codec,
+    text_encoding,
 )
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
@@ -348,7 +349,7 @@ def _data(document: Document) -> bytes:
         return document.data
     with _opened(document) as stream:
         try:
-            return stream.read()
+            return read_held(stream, document.name, "an HTML document" if document.kind == HTML else "a message")
         except CORRUPT as error:
             raise _unreadable(document, error) from None
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from ..io import HELD_LIMIT, too_large
 from .errors import MailError
 
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)  # RFC 4155 appendix A, mboxrd
@@ -105,9 +106,17 @@ def _mbox(lines: Iterable[bytes], path: str | None) -> Iterator[Message]:
             start = offset
         record.append(line)
         offset += len(line)
+        if offset - start > HELD_LIMIT:
+            raise _too_large(path, index, start)
         after_empty = line in _EMPTY_LINES
     if record:
         yield _message(record, index, start, path)
+
+
+def _too_large(path: str | None, index: int, offset: int) -> MailError:
+    """The error of a message longer than HELD_LIMIT bytes, naming the mailbox, the message and its offset: a
+    message is held whole, so reading stops there (a compressed mailbox may decompress to gigabytes)."""
+    return MailError(path or "<mailbox>", f"message {index} at offset {offset}: {too_large('a message')}")
 
 
 def _message(record: list[bytes], index: int, offset: int, path: str | None) -> Message:
@@ -144,7 +153,9 @@ def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Messa
                 if name.startswith(".") or not os.path.isfile(file_path):
                     continue
                 with open(file_path, "rb") as handle:
-                    data = handle.read()
+                    data = handle.read(HELD_LIMIT + 1)
+                if len(data) > HELD_LIMIT:
+                    raise _too_large(file_path, index, 0)
                 yield Message(index, 0, data, file_path, data)
                 index += 1
         return
@@ -158,7 +169,14 @@ def _file_messages(file: IO[bytes], path: str | None, head: bytes = b"") -> Iter
     if is_mbox(first):
         yield from _mbox(_chain(first, lines), path)
         return
-    data = first + b"".join(lines)
+    held = [first]
+    size = len(first)
+    for line in lines:
+        held.append(line)
+        size += len(line)
+        if size > HELD_LIMIT:
+            raise _too_large(path, 0, 0)
+    data = b"".join(held)
     yield Message(0, 0, data, path, data)
 
 
@@ -176,12 +194,15 @@ def _lines_after(head: bytes, file: IO[bytes]) -> Iterator[bytes]:
             yield buffered[: end + 1]
             buffered = buffered[end + 1 :]
             continue
-        more = file.readline()
+        more = file.readline(HELD_LIMIT + 1)
         if not more:
             if buffered:
                 yield buffered
             return
         buffered += more
+        if len(buffered) > HELD_LIMIT:  # longer than a message may be: given as read, for the reader to refuse it
+            yield buffered
+            buffered = b""
 
 
 def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from stat import S_ISREG
 
 from ..errors import InputError
-from ..io import CHUNK_SIZE, HTML_SUFFIXES, STDIN, read_some, starts_as_html
+from ..io import CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, STDIN, read_some, starts_as_html, too_large
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
 from .compressed import CORRUPT, compression, decompressed, peek_decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
@@ -305,6 +305,8 @@ def _standard_input(label: str, kind: str, head: bytes, stream: IO[bytes]) -> tu
                 return (Document(label, kind, b"".join(pieces), size=held),)
             pieces.append(chunk)
             held += len(chunk)
+            if held > HELD_LIMIT:  # HTML: a text this long went on into a temporary file
+                return (failure(label, too_large("an HTML document")),)
     except CORRUPT as error:
         cut = failure(label, f"cannot decompress further: {error}")
         return (cut,) if kind == HTML else (Document(label, kind, b"".join(pieces), size=held), cut)

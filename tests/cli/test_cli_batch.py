@@ -4,6 +4,7 @@ rewriting a tree of files (absolutize -r, rewrite -r), each file atomically."""
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import os
@@ -92,6 +93,48 @@ def test_a_failed_input_is_an_error_record_in_its_place_on_stderr_too_and_exit_1
     # plain output stays one URI per line: the error is on standard error only
     out, _ = main(capsys, "extract", str(missing), str(texts / "b.txt"), status=1)
     assert out == "http://a.example/x\nhttp://c.example/\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_compressed_document_larger_than_can_be_held_is_an_error_and_the_batch_goes_on(
+    texts: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    """A bomb: HTML and messages are held whole, so one that decompresses past linkkit.io.HELD_LIMIT is an error of
+    its input (memory stays bounded by the limit); the links before it and the other inputs are still given."""
+    limit = 10_000
+    for module in ("linkkit.io", "linkkit.mail.mailbox", "linkkit.sources.inputs"):
+        monkeypatch.setattr(f"{module}.HELD_LIMIT", limit)
+    page = texts / "page.html.gz"
+    page.write_bytes(gzip.compress(b"<!doctype html><a href=http://p.example/>" + b"a" * 3 * limit))
+    box = texts / "box.mbox.gz"
+    box.write_bytes(gzip.compress(
+        b"From a@example.org Mon Nov 16 09:00:00 2026\nSubject: s\n\nhttp://m.example/\n\n"
+        b"From a@example.org Mon Nov 16 09:00:00 2026\nSubject: big\n\n" + b"a" * 3 * limit
+    ))
+    names = [str(texts / "a.txt"), str(page), str(box), str(texts / "b.txt")]
+    out, err = main(capsys, "extract", "--format", "jsonl", "-q", "-j", jobs, *names, status=1)
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [(r["kind"], r["uri"]) for r in records] == [
+        ("uri", "http://a.example/x"), ("uri", "http://b.example/q,uote"), ("error", None),
+        ("uri", "http://m.example/"), ("error", None), ("uri", "http://a.example/x"), ("uri", "http://c.example/"),
+    ]
+    too_large = "larger than 10000 bytes, the most held whole: not read past it"
+    assert records[2]["error"] == f"{page}: an HTML document {too_large}"
+    assert records[4]["error"] == f"{box}: message 1 at offset 75: a message {too_large}"
+    assert f"linkkit: error: {page}: an HTML document {too_large}" in err
+
+
+def test_html_on_standard_input_larger_than_can_be_held_is_an_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    limit = 100_000  # more than standard input's first read, so that the rest is read and counted
+    for module in ("linkkit.io", "linkkit.sources.inputs"):
+        monkeypatch.setattr(f"{module}.HELD_LIMIT", limit)
+    page = gzip.compress(b"<!doctype html><a href=http://p.example/>" + b"a" * 3 * limit)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(page), encoding="utf-8"))
+    out, err = main(capsys, "extract", "-q", status=1)
+    assert out == ""
+    assert "linkkit: error: <stdin>: an HTML document larger than 100000 bytes, the most held whole" in err
 
 
 def test_a_summary_line_ends_a_batch_and_quiet_drops_it(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -97,3 +97,59 @@ def test_mbox_is_streamed_one_message_at_a_time() -> None:
     first = next(iterator)
     assert first.data == b"Subject: 0\n\nbody\n"
     assert source.read_to < 200  # the first message was handed out after reading about one message
+
+
+LIMIT = 1000  # the most bytes of one message held whole, made small for these tests (linkkit.io.HELD_LIMIT)
+FROM_LINE = b"From a@example.org Mon Nov 16 09:00:00 2026\n"
+SMALL = b"Subject: small\n\nhttp://a.example/\n"
+
+
+class Counted(io.BytesIO):
+    """A file that records the furthest it was read."""
+
+    read_to = 0
+
+    def readline(self, size: int | None = -1) -> bytes:
+        line = super().readline(size)
+        self.read_to = max(self.read_to, self.tell())
+        return line
+
+
+@pytest.mark.parametrize(
+    ("data", "held", "error"),
+    [
+        # an mbox: the messages before the large one, then its error (index, offset of its From line)
+        (FROM_LINE + SMALL + b"\n" + FROM_LINE + b"Subject: big\n\n" + b"x\n" * 5000, 1,
+         "message 1 at offset 79: a message larger than 1000 bytes"),
+        # a message file of many lines, and one of a single line with no line end (read a line at a time)
+        (b"Subject: big\n\n" + b"x\n" * 5000, 0, "message 0 at offset 0: a message larger than 1000 bytes"),
+        (b"Subject: big\n\n" + b"x" * 10000, 0, "message 0 at offset 0: a message larger than 1000 bytes"),
+        (FROM_LINE + b"Subject: big\n\n" + b"x" * 10000, 0, "message 0 at offset 0: a message larger than 1000"),
+    ],
+)
+def test_a_message_larger_than_the_limit_is_an_error_read_no_further_than_it(
+    monkeypatch: pytest.MonkeyPatch, data: bytes, held: int, error: str
+) -> None:
+    monkeypatch.setattr("linkkit.io.HELD_LIMIT", LIMIT)
+    monkeypatch.setattr("linkkit.mail.mailbox.HELD_LIMIT", LIMIT)
+    source = Counted(data)
+    found = []
+    with pytest.raises(mail.MailError, match=error) as raised:
+        found.extend(mail.messages(source))
+    assert str(raised.value).startswith("<mailbox>: ")
+    assert [m.data for m in found] == [SMALL] * held
+    assert source.read_to <= 2 * LIMIT + len(FROM_LINE + SMALL) + 1  # memory follows the limit, not the input
+
+
+def test_a_maildir_message_larger_than_the_limit_is_an_error_naming_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("linkkit.io.HELD_LIMIT", LIMIT)
+    monkeypatch.setattr("linkkit.mail.mailbox.HELD_LIMIT", LIMIT)
+    (tmp_path / "cur").mkdir()
+    (tmp_path / "cur" / "1").write_bytes(SMALL)
+    (tmp_path / "cur" / "2").write_bytes(b"x" * (LIMIT + 1))
+    found = []
+    with pytest.raises(mail.MailError, match=r"cur/2: message 1 at offset 0: a message larger than 1000 bytes"):
+        found.extend(mail.messages(tmp_path))
+    assert [m.data for m in found] == [SMALL]
