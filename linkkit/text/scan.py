@@ -212,13 +212,13 @@ _LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
 # A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
 # separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
 # neither whitespace ("http: " in prose names no reference) nor a second ":" ("File::Spec", "std::vector": namespaces of
-# code) -- or before spaces, tabs or line breaks and "//": a "<http:\n//...>" wrapped right after its ":" (RFC 2396
-# appendix E: inside <...> whitespace is ignored; bare, the break ends it and the candidate is refused).  Whitespace is
-# WHITE_SPACE_ITEMS, as one class: a little faster than "\s" less the separators U+001C-U+001F, which with a
-# possessive wrap (no backtracking into it) pays for the wrap.
+# code) -- or before a line break, the indentation after it and "//": a "<http:\n  //...>" wrapped right after its ":"
+# (RFC 2396 appendix E: inside <...> whitespace is ignored; bare, the break ends it and the candidate is refused).
+# Whitespace is WHITE_SPACE_ITEMS, as one class: a little faster than "\s" less the separators U+001C-U+001F, which
+# pays for the wrap; the wrap starts at the line break itself, so that a prose ": " costs one character's test.
 _SCHEME_LAST = _class(SCHEME_CHARS, minus=DIGIT)
 _SCHEME_COLON = (
-    rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\t\n\r ]{{1,{MAX_WRAP}}}+//)(?:"
+    rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\r\n][\t\n\r ]{{0,{MAX_WRAP - 1}}}+//)(?:"
     + "|".join(f"(?<={_SCHEME_LAST}{_class(DIGIT)}{{{digits}}}:)" for digits in range(5))
     + ")"
 )  # compiled with the hot path's run after it (_SCHEME_TRIGGER)

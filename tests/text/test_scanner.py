@@ -344,7 +344,7 @@ def test_a_stream_follows_a_reference_longer_than_its_chunks() -> None:
 
 def test_a_stream_finds_a_reference_wrapped_after_its_scheme_across_any_chunk_edge() -> None:
     """RFC 2396 appendix E: "<http:" and "//..." on two lines; the ":" trigger looks over the wrap to the "//"."""
-    text = "see <http:" + " " * 40 + "\n" + " " * 23 + "//example.org/a> and <URL:ftp:\r\n\t//b.example/>."
+    text = "see <http:\n" + " " * 62 + "//example.org/a> and <URL:ftp:\r\n\t//b.example/>."
     whole = list(linkkit.finditer(text))
     assert [ref.uri for ref in whole] == ["http://example.org/a", "ftp://b.example/"]
     for size in range(1, 90, 4):
