@@ -341,10 +341,31 @@ def add_extract(commands: Subcommands) -> None:
 def _check_extract(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     _check_base(args, parser)
     _check_batch(args, parser)
+    _check_output_is_no_input(args, parser)
     if args.recursive and args.output is not None:
         for name in args.files:
             if name != STDIN and Path(name).is_dir() and _inside(Path(name), Path(args.output)):
                 parser.error(f"-o {args.output} is inside {name}, which -r reads: the output would be read as input")
+
+
+def _check_output_is_no_input(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Refuse an ``-o`` that is one of the files named or the ``--files-from`` list, by any name (a symbolic or a
+    hard link too): the output would replace an input, which only ``--in-place`` may do."""
+    if args.output is None:
+        return
+    named = [*args.files, *([] if args.files_from is None else [args.files_from])]
+    for name in named:
+        if name != STDIN and _same_file(name, args.output):
+            hint = "; use --in-place to rewrite a file in place" if args.command != "extract" else ""
+            parser.error(f"-o {args.output} is also an input ({name}){hint}")
+
+
+def _same_file(first: str, second: str) -> bool:
+    """Whether *first* and *second* name the same existing file (device and inode), links followed."""
+    try:
+        return os.path.samefile(first, second)
+    except OSError:  # either does not exist (yet): they cannot be one file
+        return False
 
 
 def _inside(folder: Path, path: Path) -> bool:
@@ -430,10 +451,7 @@ def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentPars
         return
     if args.in_place and (not args.files or STDIN in args.files):
         parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
-    if args.output is not None and any(
-        name != STDIN and Path(name).resolve() == Path(args.output).resolve() for name in args.files
-    ):
-        parser.error(f"-o {args.output} is also an input; use --in-place to rewrite a file in place")
+    _check_output_is_no_input(args, parser)
 
 
 def _take_query_names(args: argparse.Namespace) -> None:
@@ -605,10 +623,7 @@ def _check_absolutize_usage(args: argparse.Namespace, parser: argparse.ArgumentP
         parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
     if args.output is not None and len(args.files) > 1:
         parser.error("-o/--output takes one input; use --in-place to absolutize several files")
-    if args.output is not None and any(
-        name != STDIN and Path(name).resolve() == Path(args.output).resolve() for name in args.files
-    ):
-        parser.error(f"-o {args.output} is also the input; use --in-place to rewrite a file in place")
+    _check_output_is_no_input(args, parser)
 
 
 def add_absolutize(commands: Subcommands) -> None:

@@ -701,6 +701,37 @@ def test_in_place_leaves_a_file_that_changed_while_it_was_rewritten(
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
+@pytest.mark.parametrize(
+    ("argv", "refused"),
+    [
+        (["extract", "-o", "in.txt", "in.txt"], "-o in.txt is also an input (in.txt)"),
+        (["extract", "-o", "./in.txt", "other.txt", "in.txt"], "-o ./in.txt is also an input (in.txt)"),
+        (["extract", "-o", "link.txt", "in.txt"], "-o link.txt is also an input (in.txt)"),
+        (["extract", "--files-from", "list", "-o", "list"], "-o list is also an input (list)"),
+        (["rewrite", "--angle", "--force", "-o", "hard.txt", "in.txt"],
+         "-o hard.txt is also an input (in.txt); use --in-place to rewrite a file in place"),
+        (["absolutize", "--base", "http://h/", "-o", "link.txt", "in.txt"],
+         "-o link.txt is also an input (in.txt); use --in-place to rewrite a file in place"),
+    ],
+)
+def test_an_output_that_is_an_input_by_any_name_is_refused_and_the_input_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], refused: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    content = b"see http://a.example/ here\n"
+    for name in ("in.txt", "other.txt"):
+        write(tmp_path, name, content)
+    (tmp_path / "list").write_bytes(b"in.txt\n")
+    (tmp_path / "link.txt").symlink_to("in.txt")
+    os.link(tmp_path / "in.txt", tmp_path / "hard.txt")
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(argv)
+    assert exit_info.value.code == 2
+    assert f"error: {refused}" in capsys.readouterr().err
+    assert (tmp_path / "in.txt").read_bytes() == content
+    assert (tmp_path / "list").read_bytes() == b"in.txt\n"
+
+
 def test_output_file_gets_the_umask_mode_and_an_existing_one_keeps_its_mode(tmp_path: Path) -> None:
     path = write(tmp_path, "a.txt", "x www.example.org y\n")
     new, old = tmp_path / "new.txt", write(tmp_path, "old.txt", "")
