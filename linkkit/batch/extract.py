@@ -231,8 +231,9 @@ def _mail_rows(document: Document, data: bytes, options: ExtractOptions, message
         raise InputError(document.name, f"message {index}: {error}") from None
     messages.extend(f"linkkit: {document.name}: message {index}: warning: {problem}" for problem in problems)
     message_id = mail.message_id(data) if found else None
-    site = Site(document.name, "character", {"message": index, "message_id": message_id,
-                                             "offset": document.position.offset or 0},
+    offset = document.position.offset or 0
+    site = Site(document.name, "character", {"message": index, "message_id": message_id, "offset": offset,
+                                             "position": {"offset": offset, "message": index}},
                 ("part", "content_type", "source"))
     return site, [(link, None, None) for link in found]
 

@@ -27,10 +27,12 @@ class Position:
     target_uri: str | None = None
 
     def fields(self) -> dict[str, Any]:
-        """The position as record fields: only what is known, so a text file's records stay as they were."""
+        """The position as record fields: each that is known, then ``position``, the same as one object (issue 10's
+        one schema: input, position, kind, ...), null for a document that is its whole input."""
         if self is WHOLE_INPUT:  # a file's: nothing to look up
-            return {}
-        return {name: value for name in POSITION_FIELDS if (value := getattr(self, name)) is not None}
+            return {"position": None}
+        known = {name: value for name in POSITION_FIELDS if (value := getattr(self, name)) is not None}
+        return {**known, "position": known or None}
 
     def __reduce__(self) -> tuple[type[Position], tuple[Any, ...]]:
         return Position, _POSITION_FIELDS(self)

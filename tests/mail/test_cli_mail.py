@@ -42,9 +42,10 @@ def test_extract_jsonl_records_carry_message_part_and_source(capsys: pytest.Capt
             (g.get("message", 0), g["part"], g["source"], g["uri"]) for g in expected
         ]
         assert all(r["input"] == str(CORPUS / name) and r["unit"] == "character" for r in records)
-    # the keys of every record first (linkkit.link.KEYS), then the message's
+    # the keys of every record first (linkkit.link.KEYS), then the message's, its position as one object among them
     assert list(records[0]) == ["input", "line", "column", "span", "unit", "kind", "where", "raw", "uri", "base",
-                                "message", "message_id", "offset", "part", "content_type", "source"]
+                                "message", "message_id", "offset", "position", "part", "content_type", "source"]
+    assert all(r["position"] == {"offset": r["offset"], "message": r["message"]} for r in records)
 
 
 def test_extract_gives_message_id_and_mbox_offset(capsys: pytest.CaptureFixture[str]) -> None:
