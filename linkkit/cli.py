@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO, TypeAlias
+from typing import IO, TYPE_CHECKING, Any, TextIO, TypeAlias, cast
 
 # What the parser and main need; each subcommand's machinery is imported by the function that runs it, so that
 # `linkkit --version` and `--help` load no batch, source, mail or URI module.
@@ -29,8 +29,10 @@ from .io import (
     SNIFF_SIZE,
     STDIN,
     Input,
+    Messages,
     Output,
     OutputError,
+    claim_standard_streams,
     replacing,
     standard_output,
 )
@@ -692,7 +694,12 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
         from . import __version__
 
-        print(f"{parser.prog} {__version__}")
+        try:
+            print(f"{parser.prog} {__version__}")
+        except BrokenPipeError:
+            raise
+        except OSError as error:  # a closed (>&-) or full standard output: an output error, as for every command
+            parser.exit(EXIT_SOME_FAILED, f"linkkit: error: <stdout>: cannot write: {error.strerror or error}\n")
         parser.exit()
 
 
@@ -716,11 +723,13 @@ def _arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argpa
 
 def main(argv: Iterable[str] | None = None) -> int:
     """Run the command line with *argv* (default ``sys.argv[1:]``) and return the exit status."""
+    claim_standard_streams()
     args = _arguments(build_parser(), None if argv is None else list(argv))
+    messages = cast(IO[str], Messages(sys.stderr))  # a text stream; typing's IO is no base class of io's
     try:
-        return int(args.run(args, sys.stdout, sys.stderr))
+        return int(args.run(args, sys.stdout, messages))
     except OutputError as error:  # the output cannot be written: nothing more can be done
-        _error(str(error), sys.stderr)
+        _error(str(error), messages)
         return EXIT_SOME_FAILED
     except BrokenPipeError:  # `linkkit extract big.txt | head -1`: the reader went away; stop quietly
         # Python flushes standard output at exit: into /dev/null, not into the closed pipe (Python docs, signal).

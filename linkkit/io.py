@@ -5,7 +5,9 @@ sniffing, checked writes and atomic replacement of a file in place."""
 from __future__ import annotations
 
 import codecs
+import errno
 import functools
+import io
 import os
 import re
 import shutil
@@ -13,12 +15,15 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO, TYPE_CHECKING, TextIO, cast
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer, WriteableBuffer
 
 STDIN = "-"
 ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
@@ -228,6 +233,74 @@ def encoded(text: str, encoder: codecs.IncrementalEncoder) -> bytes:
         copied = bad.end()
     out += encoder.encode(text[copied:])
     return bytes(out)
+
+
+# -- standard streams closed when the process started ------------------------------------------------------------
+
+
+class _Closed(io.RawIOBase):
+    """The stand-in of a standard stream whose descriptor was closed (``<&-``, ``>&-``): it reads and writes as a
+    closed descriptor does, failing with EBADF, so the input or output error names it."""
+
+    def readable(self) -> bool:
+        return True
+
+    def writable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: WriteableBuffer) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+    def write(self, data: ReadableBuffer) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+def claim_standard_streams() -> None:
+    """Stand in for each standard stream that was closed when the process started (``<&-``; Python sets it to
+    None): its descriptor is taken by /dev/null, so that no file opened later gets that number and is read or
+    written as standard input or output; standard input and output then fail as closed ones do (``<stdin>: Bad
+    file descriptor``), and messages to a closed standard error are dropped, not written to standard output."""
+    for descriptor, name in enumerate(("stdin", "stdout", "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != descriptor:
+            os.dup2(null, descriptor)
+            os.close(null)
+        if name == "stderr":
+            # standard error for the rest of the process, as Python's own is: never closed, so no context manager
+            sys.stderr = open(descriptor, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        else:
+            # unbuffered, so that no write that failed is held and tried again when Python exits
+            setattr(sys, name, io.TextIOWrapper(cast(IO[bytes], _Closed()), encoding="utf-8", write_through=True))
+
+
+class Messages(io.TextIOBase):
+    """Standard error as linkkit writes its warnings, errors, progress and summary to it: a message that cannot be
+    written (standard error closed or on a full disk, ``2>/dev/full``) is dropped, never an exception that would
+    stop the work it reports on (the exit status still says whether an input failed)."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        with suppress(OSError, ValueError):
+            self.stream.write(text)
+            self.stream.flush()
+        return len(text)
+
+    def flush(self) -> None:
+        with suppress(OSError, ValueError):
+            self.stream.flush()
+
+    def isatty(self) -> bool:
+        try:
+            return self.stream.isatty()
+        except (OSError, ValueError, AttributeError):
+            return False
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
 
 
 # -- output: every write checked ---------------------------------------------------------------------------------

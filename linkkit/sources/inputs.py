@@ -225,6 +225,8 @@ def _stdin_documents(counts: Counts, encoding: str | None) -> Iterator[Document]
     try:
         stream = decompressed(cast(IO[bytes], _Unclosed(sys.stdin.buffer)))
     except CORRUPT as error:
+        if isinstance(error, OSError) and error.errno is not None:  # a system error reading it (a closed stdin)
+            raise
         raise InputError("<stdin>", f"cannot decompress: {error}") from None
     with stream:
         yield from _stream_documents(STDIN, "<stdin>", stream, counts, encoding)

@@ -9,7 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -429,6 +429,55 @@ def test_a_full_disk_on_standard_output_is_a_clear_error_and_status_1(tmp_path: 
         _, err = process.communicate(timeout=120)
     assert process.returncode == 1
     assert err.decode() == "linkkit: error: <stdout>: cannot write: No space left on device\n"
+
+
+WARNED = b"see http://a.example/ \xff and http://b.example/\n"  # a byte that does not decode: a warning
+
+
+def _close(descriptor: int) -> Callable[[], None]:
+    """What a child runs before linkkit starts: *descriptor* closed, as the shell's ``N>&-`` leaves it."""
+    return lambda: os.close(descriptor)
+
+
+@pytest.mark.parametrize("stderr", ["full", "closed"])
+@pytest.mark.parametrize("argv", [["extract", "-j", "1"], ["extract", "-j", "2"], ["rewrite", "--angle", "--in-place"]])
+def test_a_standard_error_that_cannot_be_written_loses_only_the_messages(
+    tmp_path: Path, stderr: str, argv: list[str]
+) -> None:
+    # Before: the first warning raised, so `extract -r` gave one link of 266 and `rewrite --in-place` nothing.
+    paths = [write(tmp_path, f"{name}.txt", WARNED) for name in "ab"]
+    with open("/dev/full", "wb") as full:
+        redirect: dict[str, object] = {"stderr": full} if stderr == "full" else {"preexec_fn": _close(2)}
+        process = linkkit_process([*argv, *map(str, paths)], stdout=subprocess.PIPE, **redirect)
+        out, _ = process.communicate(timeout=120)
+    assert process.returncode == 0
+    if argv[0] == "extract":
+        assert out == b"http://a.example/\nhttp://b.example/\n" * 2
+    else:
+        assert [path.read_bytes() for path in paths] == [b"see <http://a.example/> \xff and <http://b.example/>\n"] * 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "descriptor", "message"),
+    [
+        (["extract"], 0, "linkkit: error: <stdin>: Bad file descriptor\n"),
+        (["extract", "-j", "2", "--format", "jsonl"], 0, "linkkit: error: <stdin>: Bad file descriptor\n"),
+        (["rewrite"], 0, "linkkit: error: <stdin>: Bad file descriptor\n"),
+        (["absolutize", "--base", "http://h/"], 0, "linkkit: error: <stdin>: Bad file descriptor\n"),
+        (["extract", "IN"], 1, "linkkit: error: <stdout>: cannot write: Bad file descriptor\n"),
+        (["rewrite", "IN"], 1, "linkkit: error: <stdout>: cannot write: Bad file descriptor\n"),
+        (["--version"], 1, "linkkit: error: <stdout>: cannot write: Bad file descriptor\n"),
+    ],
+)
+def test_a_closed_standard_input_or_output_is_an_error_naming_it(
+    tmp_path: Path, argv: list[str], descriptor: int, message: str
+) -> None:
+    # Before: a traceback (sys.stdin or sys.stdout is None), or nothing said and status 0 for --version.
+    path = write(tmp_path, "in.txt", WARNED)
+    argv = [str(path) if arg == "IN" else arg for arg in argv]
+    process = linkkit_process(argv, stderr=subprocess.PIPE, preexec_fn=_close(descriptor))
+    _, err = process.communicate(timeout=120)
+    assert (process.returncode, err.decode()) == (1, message)
 
 
 @pytest.mark.parametrize("command", ["rewrite", "absolutize"])
