@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
 
 STDIN = "-"
+# Why a name that holds a NUL byte (a --files-from list read by lines) names no file: POSIX paths cannot hold one.
+NUL_IN_NAME = "no file name holds a NUL byte (--files-from -0 reads a list of NUL-separated names)"
 ERRORS = "surrogateescape"  # undecodable bytes become lone surrogates and are written back as the same bytes
 CHUNK_SIZE = 1 << 16  # bytes read at a time: memory stays bounded (and flat) on a file of any size
 # Bytes looked at to tell an HTML input from plain text; the HTML standard's prescan for a <meta> charset looks at
@@ -68,6 +70,8 @@ class Input:
             return open(self.name, "rb")
         except OSError as error:
             raise InputError(self.label, error.strerror or str(error)) from None
+        except ValueError:  # the system calls refuse a NUL byte in a name
+            raise InputError(self.label, NUL_IN_NAME) from None
 
     def read(self, binary: IO[bytes], size: int = -1) -> bytes:
         """*size* more bytes of *binary* (all of them when negative); a read error names this input."""

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from stat import S_ISREG
 
 from ..errors import InputError
-from ..io import CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, STDIN, read_some, starts_as_html, too_large
+from ..io import CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, too_large
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
 from .compressed import CORRUPT, compression, decompressed, peek_decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
@@ -107,7 +107,7 @@ def listed(
         if item != STDIN:
             try:
                 status = os.stat(item)
-            except OSError:  # told below, where opening it fails
+            except (OSError, ValueError):  # told below, where opening it fails (ValueError: a NUL in the name)
                 status = None
             if status is not None and S_ISREG(status.st_mode) and status.st_size < WHOLE_SIZE:
                 yield Document(item, FILE, path=item, size=status.st_size)
@@ -199,6 +199,8 @@ def _opened(name: str) -> int | None:
         return os.open(name, _READ_ONLY)
     except IsADirectoryError:
         return None
+    except ValueError:  # the system call refuses a NUL byte in a name
+        raise InputError(name, NUL_IN_NAME) from None
 
 
 def _head(descriptor: int) -> bytes:

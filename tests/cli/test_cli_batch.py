@@ -137,6 +137,28 @@ def test_html_on_standard_input_larger_than_can_be_held_is_an_error(
     assert "linkkit: error: <stdin>: an HTML document larger than 100000 bytes, the most held whole" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "out"),
+    [
+        (["extract", "-j", "1"], "http://a.example/x\nhttp://b.example/q,uote\nhttp://a.example/x\nhttp://c.example/\n"),
+        (["extract", "-j", "2"], "http://a.example/x\nhttp://b.example/q,uote\nhttp://a.example/x\nhttp://c.example/\n"),
+        (["rewrite"], None),
+        (["absolutize", "--base", "http://h/"], None),
+    ],
+)
+def test_a_listed_name_holding_a_nul_byte_is_an_error_of_that_name_and_the_others_go_on(
+    texts: Path, capsys: pytest.CaptureFixture[str], argv: list[str], out: str | None
+) -> None:
+    # A list read by lines (no -0) with a NUL inside a name: a traceback (ValueError: embedded null byte) before.
+    listing = texts.parent / "list"
+    listing.write_bytes(b"%s\nx\0y\n%s\n" % (bytes(texts / "a.txt"), bytes(texts / "b.txt")))
+    got, err = main(capsys, *argv, "-q", "--files-from", str(listing), status=1)
+    expected = "".join((texts / name).read_text() for name in ("a.txt", "b.txt")) if out is None else out
+    assert got == expected
+    assert err == ("linkkit: error: x\0y: no file name holds a NUL byte (--files-from -0 reads a list of NUL-separated "
+                   "names)\n")
+
+
 def test_a_summary_line_ends_a_batch_and_quiet_drops_it(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (texts / "data.bin").write_bytes(b"\x00\x01http://hidden.example/")
     _, err = main(capsys, "extract", "-r", str(texts))
