@@ -279,7 +279,7 @@ def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
 
 def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
     from .batch.drivers import default_jobs
-    from .batch.extract import extract_all
+    from .batch.extract import extract_all, remove_spills
     from .sources.inputs import WHOLE_SIZE, Counts, documents, listed
 
     options = _extract_options(args)
@@ -291,7 +291,10 @@ def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> i
         inputs = listed(_names(args), _walking(args), counts, encoding=args.encoding)
     outcomes = _mapped(args, partial(extract_all, options=options), inputs)
     first = header(options.format)
+    # the driver closed first (its workers ended), then the spills of outcomes a stopped run did not write removed
     with contextlib.ExitStack() as stack:
+        stack.callback(remove_spills)
+        stack.callback(getattr(outcomes, "close", lambda: None))
         if args.output is not None:
             target = stack.enter_context(replacing(Path(args.output), False))
             out = target.output

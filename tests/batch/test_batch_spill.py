@@ -4,11 +4,13 @@ bounded whatever the size of one input, and the output bytes are the same."""
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 from linkkit import cli
+from linkkit.batch import drivers
 from linkkit.batch import extract as extract_module
 from linkkit.batch.extract import ExtractOptions, extract
 from linkkit.sources import Document
@@ -47,4 +49,51 @@ def test_the_command_line_writes_spilled_output_unchanged_and_leaves_no_file(
     assert cli.main(["extract", "-q", "-r", "--format", "jsonl", "--jobs", jobs, str(inputs)]) == 0
     assert capsysbinary.readouterr().out == expected
     assert expected.count(b"\n") == 1800
+    assert list(spills.iterdir()) == []
+
+
+class _GoneAfterOneWrite:
+    """Standard output whose reader goes away after the first write (``linkkit extract ... | head -1``), a slow
+    reader until then: the first write returns once the workers have spilled *ahead* more outcomes (or after a
+    few seconds), so that outcomes read ahead and not written are there when the run stops."""
+
+    def __init__(self, spills: Path, ahead: int) -> None:
+        self.buffer = self
+        self.writes = 0
+        self.spills = spills
+        self.ahead = ahead
+
+    def write(self, data: bytes) -> int:
+        self.writes += 1
+        if self.writes > 1:
+            raise BrokenPipeError(32, "Broken pipe")
+        for _ in range(500):
+            if len(list(self.spills.iterdir())) >= self.ahead:
+                break
+            time.sleep(0.01)
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        raise ValueError("not a file descriptor")  # as a captured standard output says
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_run_stopped_early_leaves_no_spill_of_the_outcomes_it_did_not_write(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, jobs: str
+) -> None:
+    # Before: each outcome read ahead (or being made) when the reader went away left its spill file behind.
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for index in range(12):
+        (inputs / f"{index}.txt").write_text(TEXT, encoding="utf-8")
+    spills = tmp_path / "spills"
+    spills.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spills))
+    monkeypatch.setattr(extract_module, "SPILL_SIZE", 256)
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)  # one outcome, and one spill, per file
+    monkeypatch.setattr("sys.stdout", _GoneAfterOneWrite(spills, 3 if jobs == "2" else 0))
+    assert cli.main(["extract", "-q", "-r", "--format", "jsonl", "--jobs", jobs, str(inputs)]) == 141
     assert list(spills.iterdir()) == []
