@@ -33,6 +33,7 @@ from .io import (
     Output,
     OutputError,
     claim_standard_streams,
+    run_temporaries,
     replacing,
     standard_output,
 )
@@ -279,7 +280,7 @@ def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
 
 def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
     from .batch.drivers import default_jobs
-    from .batch.extract import extract_all, remove_spills
+    from .batch.extract import extract_all
     from .sources.inputs import WHOLE_SIZE, Counts, documents, listed
 
     options = _extract_options(args)
@@ -291,9 +292,9 @@ def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> i
         inputs = listed(_names(args), _walking(args), counts, encoding=args.encoding)
     outcomes = _mapped(args, partial(extract_all, options=options), inputs)
     first = header(options.format)
-    # the driver closed first (its workers ended), then the spills of outcomes a stopped run did not write removed
+    # the driver closed first (its workers ended), then what a stopped run read ahead and did not write removed
     with contextlib.ExitStack() as stack:
-        stack.callback(remove_spills)
+        stack.enter_context(run_temporaries())
         stack.callback(getattr(outcomes, "close", lambda: None))
         if args.output is not None:
             target = stack.enter_context(replacing(Path(args.output), False))

@@ -8,6 +8,7 @@ import codecs
 import errno
 import functools
 import io
+import itertools
 import os
 import re
 import shutil
@@ -305,6 +306,41 @@ class Messages(io.TextIOBase):
 
     def fileno(self) -> int:
         return self.stream.fileno()
+
+
+# -- a run's temporary files ------------------------------------------------------------------------------------
+
+# The run a temporary file (a spilled output, standard input spooled) belongs to, named apart from any other's
+# while it runs (run_temporaries): forked workers inherit the name, and the run's end removes what is left.
+_run = f"{os.getpid()}"
+_runs = itertools.count()
+_TEMPORARIES = ("spill", "stdin")
+
+
+def temporary_prefix(what: str) -> str:
+    """The name prefix of the current run's temporary files of one kind (*what*: ``spill``, ``stdin``)."""
+    return f"linkkit-{what}-{_run}-"
+
+
+@contextmanager
+def run_temporaries() -> Iterator[None]:
+    """A run whose temporary files are named its own, and removed when it ends if still there: each is removed by
+    its reader, but a run that stops early (its reader gone, Ctrl-C) leaves those of the documents and outcomes it
+    read ahead. Exit it after the workers ended."""
+    global _run
+    previous, _run = _run, f"{os.getpid()}.{next(_runs)}"
+    try:
+        yield
+    finally:
+        import tempfile
+
+        prefixes = tuple(temporary_prefix(what) for what in _TEMPORARIES)
+        with os.scandir(tempfile.gettempdir()) as entries:
+            left = [entry.path for entry in entries if entry.name.startswith(prefixes)]
+        for path in left:
+            with suppress(FileNotFoundError):
+                os.remove(path)
+        _run = previous
 
 
 # -- output: every write checked ---------------------------------------------------------------------------------

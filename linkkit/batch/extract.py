@@ -18,8 +18,8 @@ from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
 from ..errors import InputError, ResolutionError
 from ..io import (
-    CHUNK_SIZE, ERRORS, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, read_held, text_codec,
-    text_encoding,
+    CHUNK_SIZE, ERRORS, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, read_held,
+    temporary_prefix, text_codec, text_encoding,
 )
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
@@ -475,28 +475,6 @@ def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: C
     return outcomes
 
 
-# The process whose run a spill file belongs to: the main process (forked workers inherit this value). Its end
-# removes them all (remove_spills), the spills of outcomes not yet written too (a reader that went away, Ctrl-C).
-SPILL_OWNER = os.getpid()
-
-
-def _spill_prefix() -> str:
-    return f"linkkit-spill-{SPILL_OWNER}-"
-
-
-def remove_spills() -> None:
-    """Remove every spill file of this process's runs left unwritten: outcomes read ahead, or being made by a
-    worker, when the run stopped early (the writer removes each one it copies). Call it after the workers ended."""
-    import tempfile
-
-    prefix = _spill_prefix()
-    with os.scandir(tempfile.gettempdir()) as entries:
-        left = [entry.path for entry in entries if entry.name.startswith(prefix)]
-    for path in left:
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(path)
-
-
 class _Run:
     """The output of a run of documents as it is made: its lines held in memory until they pass SPILL_SIZE bytes,
     then written to a temporary file (where *spill* allows), the URIs of the lines with *unique*, its messages
@@ -522,7 +500,7 @@ class _Run:
             if self.spill is None:
                 import tempfile
 
-                descriptor, self.spill_path = tempfile.mkstemp(prefix=_spill_prefix(), suffix=".out")
+                descriptor, self.spill_path = tempfile.mkstemp(prefix=temporary_prefix("spill"), suffix=".out")
                 self.spill = os.fdopen(descriptor, "wb")
             self.spill.write(_encoded(self.lines))
             self.lines, self.held = [], 0

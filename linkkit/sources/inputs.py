@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from stat import S_ISREG
 
 from ..errors import InputError
-from ..io import CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, too_large
+from ..io import (
+    CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, temporary_prefix, too_large,
+)
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
 from .compressed import CORRUPT, compression, decompressed, peek_decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
@@ -321,7 +323,7 @@ def _spooled(label: str, pieces: list[bytes], stream: IO[bytes]) -> tuple[Docume
     """Standard input's text, *pieces* read and the rest of *stream*, in a temporary file (removed again when it
     cannot be written); cut short, the error document after it."""
     cut = None
-    with tempfile.NamedTemporaryFile(prefix="linkkit-stdin-", suffix=".txt", delete=False) as spool:
+    with tempfile.NamedTemporaryFile(prefix=temporary_prefix("stdin"), suffix=".txt", delete=False) as spool:
         try:
             spool.writelines(pieces)
             while True:

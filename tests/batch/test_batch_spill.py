@@ -3,6 +3,7 @@ bounded whatever the size of one input, and the output bytes are the same."""
 
 from __future__ import annotations
 
+import io
 import tempfile
 import time
 from pathlib import Path
@@ -14,6 +15,7 @@ from linkkit.batch import drivers
 from linkkit.batch import extract as extract_module
 from linkkit.batch.extract import ExtractOptions, extract
 from linkkit.sources import Document
+from linkkit.sources import inputs as inputs_module
 
 TEXT = "".join(f"see http://example.org/{index} and <www.example.com/{index}>.\n" for index in range(300))
 
@@ -52,20 +54,21 @@ def test_the_command_line_writes_spilled_output_unchanged_and_leaves_no_file(
     assert list(spills.iterdir()) == []
 
 
-class _GoneAfterOneWrite:
-    """Standard output whose reader goes away after the first write (``linkkit extract ... | head -1``), a slow
-    reader until then: the first write returns once the workers have spilled *ahead* more outcomes (or after a
-    few seconds), so that outcomes read ahead and not written are there when the run stops."""
+class _GoneAfterWrites:
+    """Standard output whose reader goes away after *allowed* writes (``linkkit extract ... | head -1``), a slow
+    reader until then: a write returns once the workers have spilled *ahead* more outcomes (or after a few
+    seconds), so that outcomes read ahead and not written are there when the run stops."""
 
-    def __init__(self, spills: Path, ahead: int) -> None:
+    def __init__(self, allowed: int, spills: Path, ahead: int) -> None:
         self.buffer = self
         self.writes = 0
+        self.allowed = allowed
         self.spills = spills
         self.ahead = ahead
 
     def write(self, data: bytes) -> int:
         self.writes += 1
-        if self.writes > 1:
+        if self.writes > self.allowed:
             raise BrokenPipeError(32, "Broken pipe")
         for _ in range(500):
             if len(list(self.spills.iterdir())) >= self.ahead:
@@ -81,10 +84,11 @@ class _GoneAfterOneWrite:
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_a_run_stopped_early_leaves_no_spill_of_the_outcomes_it_did_not_write(
+def test_a_run_stopped_early_leaves_no_temporary_file_of_what_it_did_not_write(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, jobs: str
 ) -> None:
-    # Before: each outcome read ahead (or being made) when the reader went away left its spill file behind.
+    # Before: each outcome read ahead (or being made) when the reader went away left its spill file behind, and
+    # standard input spooled to a temporary file and not read yet stayed too.
     inputs = tmp_path / "in"
     inputs.mkdir()
     for index in range(12):
@@ -94,6 +98,10 @@ def test_a_run_stopped_early_leaves_no_spill_of_the_outcomes_it_did_not_write(
     monkeypatch.setattr(tempfile, "tempdir", str(spills))
     monkeypatch.setattr(extract_module, "SPILL_SIZE", 256)
     monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)  # one outcome, and one spill, per file
-    monkeypatch.setattr("sys.stdout", _GoneAfterOneWrite(spills, 3 if jobs == "2" else 0))
-    assert cli.main(["extract", "-q", "-r", "--format", "jsonl", "--jobs", jobs, str(inputs)]) == 141
+    monkeypatch.setattr(inputs_module, "WHOLE_SIZE", 1000)  # standard input goes to a temporary file
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(TEXT.encode()), encoding="utf-8"))
+    # one process reads two chunks ahead (the file and standard input) before it writes: gone at once, then
+    monkeypatch.setattr("sys.stdout", _GoneAfterWrites(1, spills, 3) if jobs == "2" else _GoneAfterWrites(0, spills, 0))
+    names = sorted(str(path) for path in inputs.iterdir())
+    assert cli.main(["extract", "-q", "--format", "jsonl", "--jobs", jobs, names[0], "-", *names[1:]]) == 141
     assert list(spills.iterdir()) == []
