@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from typing import IO
 
-from ..io import BOMS, STDIN
+from ..io import BOMS, NUL_IN_NAME, STDIN
 from .document import Document, failure
 
 # ripgrep's binary detection (its --binary default for searched files) looks for a NUL byte in what it reads
@@ -110,6 +110,9 @@ def walk(names: Iterable[str], options: WalkOptions) -> Iterator[str | Document]
             status = os.stat(name)
         except OSError as error:
             yield failure(name, error.strerror or str(error))
+            continue
+        except ValueError:  # a NUL byte in a --files-from name: os.stat refuses it
+            yield failure(name, NUL_IN_NAME)
             continue
         if not stat.S_ISDIR(status.st_mode):
             yield name

@@ -142,6 +142,7 @@ def test_html_on_standard_input_larger_than_can_be_held_is_an_error(
     [
         (["extract", "-j", "1"], "http://a.example/x\nhttp://b.example/q,uote\nhttp://a.example/x\nhttp://c.example/\n"),
         (["extract", "-j", "2"], "http://a.example/x\nhttp://b.example/q,uote\nhttp://a.example/x\nhttp://c.example/\n"),
+        (["extract", "-r"], "http://a.example/x\nhttp://b.example/q,uote\nhttp://a.example/x\nhttp://c.example/\n"),
         (["rewrite"], None),
         (["absolutize", "--base", "http://h/"], None),
     ],
