@@ -593,7 +593,7 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
                         changed = rewrite_messages(source, messages, mail_absolutizer(args), target.output)
                         target.changed = args.output is not None or changed
                     continue
-                data = head + source.read(binary)
+                data = head + source.read_held(binary, "an HTML document")
             if args.base is None:
                 raise InputError(source.label, "an HTML document needs --base, its retrieval URL")
             result = absolutized(source, data, args.base, args.encoding)

@@ -81,6 +81,13 @@ class Input:
         except OSError as error:  # e.g. a directory
             raise InputError(self.label, error.strerror or str(error)) from None
 
+    def read_held(self, binary: IO[bytes], what: str) -> bytes:
+        """:func:`read_held`, the rest of *binary* (a document held whole, *what*); a read error names this input."""
+        try:
+            return read_held(binary, self.label, what)
+        except OSError as error:
+            raise InputError(self.label, error.strerror or str(error)) from None
+
     def read_some(self, binary: IO[bytes], size: int) -> bytes:
         """:func:`read_some`; a read error names this input."""
         try:

@@ -257,3 +257,23 @@ def test_html_with_an_encoding_that_is_no_text_encoding_is_an_error_of_each_inpu
         True, True,
     ]
     assert "Traceback" not in "\n".join(err)
+
+
+@pytest.mark.parametrize("place", ["file", "in-place", "stdin"])
+def test_absolutize_of_html_larger_than_can_be_held_is_an_error_and_reads_no_further(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], place: str
+) -> None:
+    # Before: read whole without bound (`absolutize --base URL /dev/zero` took 5 GB in 10 s, and more).
+    monkeypatch.setattr("linkkit.io.HELD_LIMIT", 10_000)
+    page = b"<!doctype html><a href=x>" + b"a" * 30_000
+    path = tmp_path / "page.html"
+    path.write_bytes(page)
+    argv = ["absolutize", "--base", "http://h/", *{"file": [str(path)], "in-place": ["--in-place", str(path)],
+                                                    "stdin": []}[place]]
+    if place == "stdin":
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(page), encoding="utf-8"))
+    assert cli.main(argv) == 1
+    name = "<stdin>" if place == "stdin" else str(path)
+    assert capsys.readouterr().err == (
+        f"linkkit: error: {name}: an HTML document larger than 10000 bytes, the most held whole: not read past it\n")
+    assert path.read_bytes() == page
