@@ -80,16 +80,30 @@ class _Worker(NamedTuple):
     connection: Connection
 
 
-def _serve(connection: Connection, function: ChunkFunction[Any]) -> None:
-    """A worker's life: a chunk in, its results (or the exception it raised) out, until None comes."""
-    while (chunk := connection.recv()) is not None:
+def _serve(connection: Connection, function: ChunkFunction[Any], inherited: list[Connection]) -> None:
+    """A worker's life: a chunk in, its results (or the exception it raised) out, until None comes, or until the
+    main process is gone (killed: its end of the pipe closed), so that no worker outlives it. *inherited* are the
+    main process's ends of the pipes, which a forked worker holds copies of: closed first, or the pipe would never
+    be seen to close."""
+    for end in inherited:
+        end.close()
+    while True:
+        try:
+            chunk = connection.recv()
+        except EOFError:
+            return
+        if chunk is None:
+            return
         try:
             reply: tuple[bool, Any] = (True, function(chunk))
         except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the main process stops the run
             return
         except BaseException as error:  # sent to the main process, which raises it there
             reply = (False, error)
-        connection.send(reply)
+        try:
+            connection.send(reply)
+        except OSError:  # the main process is gone (BrokenPipeError): nobody to send the results to
+            return
 
 
 def _pooled(function: ChunkFunction[Result], pending: Iterator[list[Document]], *, jobs: int, window: int,
@@ -103,10 +117,12 @@ def _pooled(function: ChunkFunction[Result], pending: Iterator[list[Document]], 
 
     # fork where there is one: the workers start at once and inherit the loaded modules
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    workers = []
+    forked = context.get_start_method() == "fork"  # a forked worker holds copies of every pipe end made before it
+    workers: list[_Worker] = []
     for _ in range(jobs):
         ours, theirs = context.Pipe()
-        process = context.Process(target=_serve, args=(theirs, function), daemon=True)
+        inherited = [*(worker.connection for worker in workers), ours] if forked else []
+        process = context.Process(target=_serve, args=(theirs, function, inherited), daemon=True)
         process.start()
         theirs.close()
         workers.append(_Worker(process, ours))

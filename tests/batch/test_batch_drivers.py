@@ -125,3 +125,55 @@ def test_a_run_stopped_early_ends_its_workers(monkeypatch: pytest.MonkeyPatch) -
     for pid in workers:
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # reaped already: no such child
+
+
+MAIN_KILLED = """
+import multiprocessing, sys, time
+from linkkit.batch import drivers
+from linkkit.sources import Document
+
+def slow(chunk):
+    time.sleep(0.05)
+    return [len(chunk)]
+
+drivers.CHUNK_DOCUMENTS = 1
+results = drivers.run_local(slow, [Document(f"d{i}", "text", b"x") for i in range(200)], jobs=2)
+next(results)
+print(" ".join(str(child.pid) for child in multiprocessing.active_children()), flush=True)
+time.sleep(600)
+"""
+
+
+def _ended(pid: int) -> bool:
+    """Whether the process *pid* is gone or a zombie (ended, its exit not collected by its new parent)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as status:
+            return status.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads process states from /proc")
+@pytest.mark.parametrize("signal_number", [9, 15])
+def test_workers_end_when_the_main_process_is_killed(signal_number: int) -> None:
+    # Before: each forked worker held the main process's end of the other workers' pipes, so none saw its own
+    # pipe close, and all stayed blocked (ppid 1) for ever after `kill` of the main process.
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    main = subprocess.Popen([sys.executable, "-c", MAIN_KILLED], stdout=subprocess.PIPE, env=env)
+    assert main.stdout is not None
+    workers = [int(pid) for pid in main.stdout.readline().split()]
+    assert len(workers) == 2
+    main.send_signal(signal_number)
+    main.wait()
+    for _ in range(3000):  # each ends within a chunk of work; a generous bound against a loaded machine
+        if all(_ended(pid) for pid in workers):
+            break
+        time.sleep(0.01)
+    left = [pid for pid in workers if not _ended(pid)]
+    for pid in left:  # a failing run does not leave them behind
+        os.kill(pid, 9)
+    assert left == []
