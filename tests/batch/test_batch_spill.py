@@ -13,7 +13,7 @@ import pytest
 from linkkit import cli
 from linkkit.batch import drivers
 from linkkit.batch import extract as extract_module
-from linkkit.batch.extract import ExtractOptions, extract
+from linkkit.batch.extract import ExtractOptions, extract, extract_all
 from linkkit.sources import Document
 from linkkit.sources import inputs as inputs_module
 
@@ -105,3 +105,18 @@ def test_a_run_stopped_early_leaves_no_temporary_file_of_what_it_did_not_write(
     names = sorted(str(path) for path in inputs.iterdir())
     assert cli.main(["extract", "-q", "--format", "jsonl", "--jobs", jobs, names[0], "-", *names[1:]]) == 141
     assert list(spills.iterdir()) == []
+
+
+def test_a_run_of_small_documents_ends_where_it_would_spill_and_none_spills(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # spilling is for one document's lines: a run of small ones ends before the next document instead
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(extract_module, "SPILL_SIZE", 256)
+    texts = [f"see http://example.org/{index} and www.example.com/{index}\n" for index in range(50)]
+    documents = [Document(f"{index}.txt", "text", text.encode()) for index, text in enumerate(texts)]
+    outcomes = extract_all(documents, ExtractOptions(spill=True))
+    assert len(outcomes) > 1 and all(outcome.spilled is None for outcome in outcomes)
+    assert b"".join(line for outcome in outcomes for line in outcome.lines) == b"".join(
+        extract(document, ExtractOptions()).lines[0] for document in documents)
+    assert sum(outcome.links for outcome in outcomes) == 100 and list(tmp_path.iterdir()) == []
