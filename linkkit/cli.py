@@ -15,6 +15,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
@@ -28,13 +29,14 @@ from .io import (
     ERRORS,
     SNIFF_SIZE,
     STDIN,
+    TERMINATING,
     Input,
     Messages,
     Output,
     OutputError,
     claim_standard_streams,
-    run_temporaries,
     replacing,
+    run_temporaries,
     standard_output,
 )
 
@@ -725,13 +727,43 @@ def _arguments(parser: argparse.ArgumentParser, argv: list[str] | None) -> argpa
     return args
 
 
+class _Terminated(Exception):
+    """SIGTERM or SIGHUP, raised in the main process so that the run ends through its cleanups, as on Ctrl-C."""
+
+    def __init__(self, signal_number: int) -> None:
+        super().__init__(signal_number)
+        self.signal_number = signal_number
+
+
+def _raise_terminated(signal_number: int, _frame: object) -> None:
+    raise _Terminated(signal_number)
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    """While a run lasts, SIGTERM and SIGHUP raise :class:`_Terminated` (the main thread only can take them); the
+    previous handlers come back after."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {number: signal.signal(number, _raise_terminated) for number in TERMINATING}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def main(argv: Iterable[str] | None = None) -> int:
     """Run the command line with *argv* (default ``sys.argv[1:]``) and return the exit status."""
     claim_standard_streams()
     args = _arguments(build_parser(), None if argv is None else list(argv))
     messages = cast(IO[str], Messages(sys.stderr))  # a text stream; typing's IO is no base class of io's
     try:
-        return int(args.run(args, sys.stdout, messages))
+        with _terminable():
+            return int(args.run(args, sys.stdout, messages))
+    except _Terminated as stop:  # every temporary file removed and every worker ended on the way here
+        return 128 + stop.signal_number
     except OutputError as error:  # the output cannot be written: nothing more can be done
         _error(str(error), messages)
         return EXIT_SOME_FAILED

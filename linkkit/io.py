@@ -12,6 +12,7 @@ import itertools
 import os
 import re
 import shutil
+import signal
 import stat
 import sys
 from collections import deque
@@ -313,6 +314,12 @@ class Messages(io.TextIOBase):
 
     def fileno(self) -> int:
         return self.stream.fileno()
+
+
+# The signals that ask a run to end (kill's default, a closed terminal): their default ends the process at once,
+# leaving its temporary files (a spilled output, standard input spooled, a file half rewritten). The command line
+# raises them as an exception in the main process, which ends through its cleanups; its workers keep the default.
+TERMINATING = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 # -- a run's temporary files ------------------------------------------------------------------------------------

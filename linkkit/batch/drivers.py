@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import itertools
 import os
+import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
+from ..io import TERMINATING
 from ..sources.document import Document
 
 if TYPE_CHECKING:
@@ -87,6 +89,8 @@ def _serve(connection: Connection, function: ChunkFunction[Any], inherited: list
     be seen to close."""
     for end in inherited:
         end.close()
+    for number in TERMINATING:  # the main process's handlers, inherited by fork: a worker ends at once
+        signal.signal(number, signal.SIG_DFL)
     while True:
         try:
             chunk = connection.recv()

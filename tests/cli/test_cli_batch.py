@@ -320,3 +320,34 @@ def test_batch_usage_errors_exit_2(argv: list[str], site: Path, capsys: pytest.C
     with pytest.raises(SystemExit) as stop:
         cli.main([arg.format(site=site) for arg in argv])
     assert stop.value.code == 2
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
+def test_a_terminated_run_removes_its_temporary_files_and_ends_its_workers(
+    tmp_path: Path, signal_name: str
+) -> None:
+    # Before: kill's SIGTERM ended the main process at once, leaving its spilled outputs (5.7 MB each here) in the
+    # temporary folder, and its workers blocked for ever.
+    import signal
+    import subprocess
+    import time
+
+    line = b"http://a.example/x\n" * 300_000
+    names = []
+    for index in range(4):
+        (tmp_path / f"{index}.txt").write_bytes(line)
+        names.append(str(tmp_path / f"{index}.txt"))
+    spills = tmp_path / "spills"
+    spills.mkdir()
+    env = {**os.environ, "TMPDIR": str(spills), "PYTHONPATH": os.pathsep.join(sys.path)}
+    run = subprocess.Popen([sys.executable, "-m", "linkkit", "extract", "-q", "-j", "2", *names],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    for _ in range(3000):  # nobody reads its output: it waits on the pipe while the workers spill theirs
+        if len(list(spills.iterdir())) >= 2:
+            break
+        time.sleep(0.01)
+    run.send_signal(getattr(signal, signal_name))
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 128 + getattr(signal, signal_name)
+    assert b"Traceback" not in err
+    assert list(spills.iterdir()) == []
