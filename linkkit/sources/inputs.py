@@ -23,6 +23,7 @@ from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages,
 from .compressed import CORRUPT, compression, decompressed, peek_decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, walk
+from .warc import ForwardStream
 from .warc import documents as warc_documents
 from .warc import is_warc
 
@@ -352,28 +353,12 @@ def _messages(head: bytes, stream: IO[bytes], label: str) -> Iterator[Document]:
         raise InputError(label, f"cannot decompress further: {error}") from None
 
 
-class _Rejoined(io.RawIOBase):
+class _Rejoined(ForwardStream):
     """*head*, already read, then the rest of *stream*: one stream again."""
 
     def __init__(self, head: bytes, stream: IO[bytes]) -> None:
         self.head = head
         self.stream = stream
-        self.position = 0
-
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self.position
-
-    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
-        """Only where the stream stands can be asked (FastWARC asks); it cannot be moved."""
-        if (whence, offset) in ((io.SEEK_CUR, 0), (io.SEEK_SET, self.position)):
-            return self.position
-        raise io.UnsupportedOperation("seek")
 
     def readinto(self, target: WriteableBuffer) -> int:
         buffer = memoryview(target).cast("B")

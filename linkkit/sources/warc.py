@@ -237,17 +237,11 @@ def compressed_whole(stream: IO[bytes]) -> bool:
     return False
 
 
-class _Cut(io.RawIOBase):
-    """A decompressed archive read until its compressed stream fails (cut short, or damaged): the failure ends the
-    stream for FastWARC, which then reports the record it cut, and is kept in ``error``. It counts the bytes it
-    gave and keeps its last two reads (FastWARC reads 64 KiB at a time), so that a record cut inside its header is
-    found (:meth:`cut_at`)."""
+class ForwardStream(io.RawIOBase):
+    """A stream read forward only, as FastWARC reads an archive: it tells where it stands, the bytes it gave
+    (``position``, which :meth:`readinto` counts), and cannot be moved."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
-        self.stream = stream
-        self.position = 0
-        self.reads = (b"", b"")  # the last two reads, kept as they are (joining them on each read would copy)
-        self.error: BaseException | None = None
+    position = 0
 
     def readable(self) -> bool:
         return True
@@ -263,6 +257,18 @@ class _Cut(io.RawIOBase):
         if (whence, offset) in ((io.SEEK_CUR, 0), (io.SEEK_SET, self.position)):
             return self.position
         raise io.UnsupportedOperation("seek")
+
+
+class _Cut(ForwardStream):
+    """A decompressed archive read until its compressed stream fails (cut short, or damaged): the failure ends the
+    stream for FastWARC, which then reports the record it cut, and is kept in ``error``. It counts the bytes it
+    gave and keeps its last two reads (FastWARC reads 64 KiB at a time), so that a record cut inside its header is
+    found (:meth:`cut_at`)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.reads = (b"", b"")  # the last two reads, kept as they are (joining them on each read would copy)
+        self.error: BaseException | None = None
 
     def readinto(self, target: WriteableBuffer) -> int:
         if self.error is not None:
