@@ -8,6 +8,7 @@ import zlib
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from .. import io as linkkit_io
 from .document import HeaderLink
 
 try:  # Content-Encoding "br" (RFC 7932), where a library is at hand
@@ -128,31 +129,41 @@ class DecodingError(ValueError):
 
 def decoded(payload: bytes, content_encoding: str | None) -> bytes:
     """*payload* with its content codings undone, the last applied first (RFC 9110 8.4). A payload cut short (a
-    record the crawler truncated, ``WARC-Truncated``) gives what its start decompresses to, in every coding."""
+    record the crawler truncated, ``WARC-Truncated``) gives what its start decompresses to, in every coding. One
+    that decompresses to more than ``linkkit.io.HELD_LIMIT`` bytes (a bomb) is an error, read no further."""
     if not content_encoding:
         return payload
     for coding in reversed([c.strip().lower() for c in content_encoding.split(",") if c.strip()]):
         if coding == "identity":
             continue
         try:
-            if coding in ("gzip", "x-gzip"):
-                payload = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(payload)
-            elif coding == "deflate":  # RFC 9110 8.4.1.2: zlib; some servers send raw DEFLATE, as browsers accept
-                try:
-                    payload = zlib.decompressobj().decompress(payload)
-                except zlib.error:
-                    payload = zlib.decompressobj(-zlib.MAX_WBITS).decompress(payload)
-            elif coding == "br" and brotli is not None:
-                payload = brotli.Decompressor().process(payload)
-            else:
-                raise DecodingError(f"content coding {coding!r} is not supported")
+            payload = _undone(coding, payload, linkkit_io.HELD_LIMIT + 1)
         except (zlib.error, ValueError, OSError) as error:
             if isinstance(error, DecodingError):
                 raise
             raise DecodingError(f"content coding {coding!r}: {error}") from None
         except Exception as error:  # brotli.error
             raise DecodingError(f"content coding {coding!r}: {error}") from None
+        if len(payload) >= linkkit_io.HELD_LIMIT + 1:
+            raise DecodingError(linkkit_io.too_large("a payload decoded"))
     return payload
+
+
+def _undone(coding: str, payload: bytes, most: int) -> bytes:
+    """*payload* with the content coding *coding* undone, at most *most* bytes of it."""
+    if coding in ("gzip", "x-gzip"):
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(payload, most)
+    if coding == "deflate":  # RFC 9110 8.4.1.2: zlib; some servers send raw DEFLATE, as browsers accept
+        try:
+            return zlib.decompressobj().decompress(payload, most)
+        except zlib.error:
+            return zlib.decompressobj(-zlib.MAX_WBITS).decompress(payload, most)
+    if coding == "br" and brotli is not None:
+        try:
+            return bytes(brotli.Decompressor().process(payload, output_buffer_limit=most)[:most])
+        except TypeError:  # a brotli before 1.1 has no output limit
+            return bytes(brotli.Decompressor().process(payload))
+    raise DecodingError(f"content coding {coding!r} is not supported")
 
 
 def _link_targets(value: str) -> Iterator[tuple[int, int]]:

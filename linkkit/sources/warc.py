@@ -30,6 +30,7 @@ import zlib
 from collections.abc import Generator, Iterator
 from typing import IO, TYPE_CHECKING, cast
 
+from .. import io as linkkit_io
 from ..io import read_some
 from ..uri.charset import SCHEME
 from .compressed import CORRUPT, decompressed
@@ -352,18 +353,22 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
     try:
         for record in ArchiveIterator(stream, parse_http=False):
             offset = last = record.stream_pos
-            block = record.reader.read()
+            block = record.reader.read(linkkit_io.HELD_LIMIT + 1)  # a record past the limit: its start, told
+            held = len(block) <= linkkit_io.HELD_LIMIT
             headers = {name.lower(): value for name, value in record.headers}
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
                               _cut_position(offset, headers))
                 return offset
-            if len(block) < record.content_length:
+            if held and len(block) < record.content_length:
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
                               f"{record.content_length} content bytes", _cut_position(offset, headers))
                 return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
             document = record_document(archive, offset, record_type, headers, block)
+            if document is not None and not held and document.data:  # a page too large to hold: not read past
+                document = document._replace(kind=ERROR, data=None,
+                                             error=f"record at offset {offset}: {linkkit_io.too_large('a record')}")
             if document is not None:
                 yield document
         unread = None if path is None else _unread(path, last, start)

@@ -427,6 +427,44 @@ def test_an_undecodable_content_coding_is_an_error_record_after_the_header_links
     assert found[2]["uri"] == "http://site.example/next.html"  # the next record is read
 
 
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "br"])
+def test_a_payload_that_decodes_past_the_held_limit_is_an_error_record_after_the_header_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, coding: str
+) -> None:
+    # a bomb (a small record decoding to gigabytes) is decoded no further than the most held whole
+    monkeypatch.setattr("linkkit.io.HELD_LIMIT", 4096)
+    encode = {"gzip": gzip.compress, "deflate": zlib.compress}.get(coding) or pytest.importorskip("brotli").compress
+    bomb = response("http://site.example/", encode(PAGE + b" " * 5000), headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", coding), ("Link", "</a>; rel=next")])
+    under = response("http://site.example/ok", encode(PAGE + b" " * 3000), headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", coding)])
+    found = extract(capsys, write(tmp_path, "b.warc", bomb + under), status=1)
+    assert [(r["kind"], r["uri"]) for r in found][:2] == [("url", "http://site.example/a"), ("error", None)]
+    assert "larger than 4096 bytes" in found[1]["error"]
+    assert found[2]["uri"] == "http://site.example/next.html"  # the next record, under the limit, is read
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+def test_a_record_past_the_held_limit_is_read_no_further_and_an_error_only_where_it_would_give_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, per_record: bool
+) -> None:
+    # a page, a resource or an image of gigabytes is not held whole: memory stays bounded whatever the archive holds
+    monkeypatch.setattr("linkkit.io.HELD_LIMIT", 4096)
+    big = PAGE + b" " * 5000
+    records = [
+        response("http://site.example/big", big, headers=[("Content-Type", "text/html"), ("Link", "</a>; rel=x")]),
+        record("resource", big, target="http://site.example/big.txt", content_type="text/plain"),
+        response("http://site.example/big.png", b"\x89PNG" + b"\0" * 6000, headers=[("Content-Type", "image/png")]),
+        response("http://site.example/ok", PAGE, headers=[("Content-Type", "text/html")]),
+    ]
+    data = per_record_gzip(records)[0] if per_record else b"".join(records)
+    found = extract(capsys, write(tmp_path, "big.warc.gz" if per_record else "big.warc", data), status=1)
+    assert [(r["kind"], r["target_uri"], r["uri"]) for r in found][:4] == [
+        ("url", "http://site.example/big", "http://site.example/a"), ("error", "http://site.example/big", None),
+        ("error", "http://site.example/big.txt", None), ("url", "http://site.example/ok", "http://site.example/next.html")]
+    assert "a record larger than 4096 bytes" in found[1]["error"]
+
+
 @pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
 def test_reading_goes_on_at_the_next_record_after_a_corrupt_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool
