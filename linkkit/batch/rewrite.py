@@ -342,7 +342,8 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             raise InputError(document.name, document.error)
         source = Input(path, None)
         with source.open_binary() as binary:
-            size = os.fstat(binary.fileno()).st_size
+            opened = os.fstat(binary.fileno())  # in place: a file that changes from here on is left as it is then
+            size = opened.st_size
             transform = _treatment(options, path, source.read(binary, BINARY_SNIFF))
             if transform is None and options.out_dir is None:
                 return Outcome([], None, messages, 0, 0, 1, size)
@@ -350,7 +351,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             target = _target(options, path)
             if options.out_dir is not None:
                 target.parent.mkdir(parents=True, exist_ok=True)
-            with replacing(target, options.force) as written:
+            with replacing(target, options.force, since=opened if options.out_dir is None else None) as written:
                 if transform is None:  # a mirror's copy of a file left as it is
                     shutil.copyfileobj(binary, written.output)
                     changed = False

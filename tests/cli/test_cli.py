@@ -750,6 +750,20 @@ def test_in_place_leaves_a_file_that_changed_while_it_was_rewritten(
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
+def test_a_tree_rewritten_in_place_leaves_a_file_that_changed_after_its_first_bytes_were_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rewrite -r reads a file's first bytes to tell it before its target is made: a change from then on counts
+    tree = tmp_path / "site"
+    tree.mkdir()
+    path = write(tree, "a.txt", b"x www.example.org y\n")
+    monkeypatch.setattr(batch_rewrite, "_treatment", _appending(batch_rewrite._treatment, path))
+    assert cli.main(["rewrite", "-r", "--angle", "--in-place", "-j", "1", "-q", str(tree)]) == 1
+    assert "changed while it was being rewritten" in capsys.readouterr().err
+    assert path.read_bytes() == b"x www.example.org y\n" + APPENDED
+    assert sorted(p.name for p in tree.iterdir()) == ["a.txt"]
+
+
 @pytest.mark.parametrize(
     ("argv", "refused"),
     [
