@@ -27,18 +27,20 @@ class Position:
     target_uri: str | None = None
 
     def fields(self) -> dict[str, Any]:
-        """The position as record fields: each that is known, then ``position``, the same as one object (issue 10's
-        one schema: input, position, kind, ...), null for a document that is its whole input."""
+        """The position as record fields: each that is known, then ``position``, issue 10's one-schema field for
+        "file offset, message index, WARC record offset and WARC-Record-ID", as one object of those known (null for
+        a document that is its whole input)."""
         if self is WHOLE_INPUT:  # a file's: nothing to look up
             return {"position": None}
         known = {name: value for name in POSITION_FIELDS if (value := getattr(self, name)) is not None}
-        return {**known, "position": known or None}
+        return {**known, "position": {name: known[name] for name in _LOCATING if name in known} or None}
 
     def __reduce__(self) -> tuple[type[Position], tuple[Any, ...]]:
         return Position, _POSITION_FIELDS(self)
 
 
 POSITION_FIELDS = ("offset", "message", "record_id", "target_uri")
+_LOCATING = POSITION_FIELDS[:3]  # what finds the document in its input: the target URI names the page instead
 # The position of a document that is its whole input (a file): one shared value, not one made and pickled per file.
 WHOLE_INPUT = Position()
 

@@ -353,8 +353,9 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
     try:
         for record in ArchiveIterator(stream, parse_http=False):
             offset = last = record.stream_pos
-            block = record.reader.read(linkkit_io.HELD_LIMIT + 1)  # a record past the limit: its start, told
-            held = len(block) <= linkkit_io.HELD_LIMIT
+            limit = linkkit_io.HELD_LIMIT  # a record past it: its start only (a read of a size allocates that size)
+            block = record.reader.read() if record.content_length <= limit else record.reader.read(limit + 1)
+            held = len(block) <= limit
             headers = {name.lower(): value for name, value in record.headers}
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
