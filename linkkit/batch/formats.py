@@ -108,9 +108,8 @@ def json_lines(input: str, unit: Unit, extra: dict[str, Any], attributes: tuple[
         if written is None or line is None or column is None or _json_escaped(f"{raw}{uri}"):
             return through_record(link, line, column)
         before, after = written
-        return _undecoded(
-            f'{head}{line}, "column": {column}, "span": [{start}, {end}]{before}{raw}", "uri": "{uri}{after}'
-        )
+        text = f'{head}{line}, "column": {column}, "span": [{start}, {end}]{before}{raw}", "uri": "{uri}{after}'
+        return text if text.isascii() else _undecoded(text)  # nearly every line: no call
 
     return line_of
 
