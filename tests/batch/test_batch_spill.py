@@ -34,17 +34,22 @@ def test_a_spilled_outcome_holds_the_same_lines_in_a_file(monkeypatch: pytest.Mo
     assert extract(document, ExtractOptions(format="jsonl")).lines == whole.lines
 
 
+def _texts_and_spills(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int) -> tuple[Path, Path]:
+    """A folder of *count* copies of TEXT, and the empty folder that temporary files go to for the test."""
+    inputs, spills = tmp_path / "in", tmp_path / "spills"
+    inputs.mkdir()
+    spills.mkdir()
+    for index in range(count):
+        (inputs / f"{index}.txt").write_text(TEXT, encoding="utf-8")
+    monkeypatch.setattr(tempfile, "tempdir", str(spills))
+    return inputs, spills
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_the_command_line_writes_spilled_output_unchanged_and_leaves_no_file(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], jobs: str
 ) -> None:
-    inputs = tmp_path / "in"
-    inputs.mkdir()
-    for index in range(3):
-        (inputs / f"{index}.txt").write_text(TEXT, encoding="utf-8")
-    spills = tmp_path / "spills"
-    spills.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(spills))
+    inputs, spills = _texts_and_spills(tmp_path, monkeypatch, 3)
     assert cli.main(["extract", "-q", "-r", "--format", "jsonl", "--jobs", jobs, str(inputs)]) == 0
     expected = capsysbinary.readouterr().out
     monkeypatch.setattr(extract_module, "SPILL_SIZE", 256)
@@ -89,13 +94,7 @@ def test_a_run_stopped_early_leaves_no_temporary_file_of_what_it_did_not_write(
 ) -> None:
     # Before: each outcome read ahead (or being made) when the reader went away left its spill file behind, and
     # standard input spooled to a temporary file and not read yet stayed too.
-    inputs = tmp_path / "in"
-    inputs.mkdir()
-    for index in range(12):
-        (inputs / f"{index}.txt").write_text(TEXT, encoding="utf-8")
-    spills = tmp_path / "spills"
-    spills.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(spills))
+    inputs, spills = _texts_and_spills(tmp_path, monkeypatch, 12)
     monkeypatch.setattr(extract_module, "SPILL_SIZE", 256)
     monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)  # one outcome, and one spill, per file
     monkeypatch.setattr(inputs_module, "WHOLE_SIZE", 1000)  # standard input goes to a temporary file
