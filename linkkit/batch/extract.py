@@ -448,8 +448,9 @@ def _opened_documents(documents: list[Document], counts: Counts, options: Extrac
 
 def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: Counts, *, cut: bool,
                ) -> list[Outcome]:
-    """The output lines of *documents*, in order, as outcomes: one for them all, or with *cut* one for each run
-    that ends with a document whose messages must follow its lines; *counts* what their source met besides them."""
+    """The output lines of *documents*, in order, as outcomes: one for them all, or with *cut* one for each run,
+    which ends after a document whose messages must follow its lines, or before one once it holds SPILL_SIZE bytes;
+    *counts* what their source met besides them."""
     places = options.format != "plain"  # one URI per line: no line and column to find
     outcomes: list[Outcome] = []
     run = _Run(options.unique)
@@ -479,9 +480,9 @@ def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: C
 
 
 class _Run:
-    """The output of a run of documents as it is made: its lines held in memory until they pass SPILL_SIZE bytes,
-    then written to a temporary file (where *spill* allows), the URIs of the lines with *unique*, its messages
-    and counts."""
+    """The output of a run of documents as it is made: its lines held in memory, written to a temporary file
+    (where *spill* allows) once the lines of one document pass SPILL_SIZE bytes (of all its documents, from
+    :func:`extract`); the URIs of the lines with *unique*; its messages and counts."""
 
     def __init__(self, unique: bool) -> None:
         self.lines: list[str] = []
