@@ -168,14 +168,15 @@ class HeaderURI(NamedTuple):
         return "url"
 
 
-def _header_rows(document: Document) -> Group:
-    """The header links of an HTTP envelope, resolved against the target URI (never against Content-Location)."""
+def _header_rows(document: Document, fallback: str | None) -> Group:
+    """The header links of an HTTP envelope, resolved against the target URI (never against Content-Location), or
+    where the record has none that is a base, against *fallback* (``--base``), as its body's links are."""
     from ..uri.resolution import Base  # the URI core, loaded by the first web archive record with header links
 
     base = None
-    if document.base is not None:
+    if (retrieval := document.base or fallback) is not None:
         try:
-            base = Base(document.base)
+            base = Base(retrieval)
             base.resolve("")
         except ResolutionError:
             base = None
@@ -383,10 +384,10 @@ def _groups(document: Document, options: ExtractOptions, messages: list[str], pl
     """The links of *document* in document order (HTTP header links first), in runs that share a :class:`Site`;
     the line and column of each where *places* asks for them; raises InputError."""
     if document.kind == ERROR:
-        yield _header_rows(document)
+        yield _header_rows(document, options.base)
         raise InputError(document.name, document.error or "cannot be read")
     if document.header_links:
-        yield _header_rows(document)
+        yield _header_rows(document, options.base)
     if document.kind == HTML:
         yield _html_rows(document, _data(document), options, places)
     elif document.kind == MAIL:

@@ -405,6 +405,19 @@ def test_a_relative_target_uri_is_no_base_and_the_next_records_are_read(
         "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
 
 
+def test_a_record_whose_target_is_no_base_resolves_header_and_body_links_against_base_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # --base is the retrieval URL of what has none of its own: the header links as the body's (they stayed relative)
+    relative = response("/page", b'<a href="x">x</a>', headers=[("Content-Type", "text/html"), ("Link", "<y>")])
+    archive = write(tmp_path, "r.warc", relative)
+    assert cli.main(["extract", "--format", "jsonl", "-j", "1", "--base", "http://given.example/d/", str(archive)]) == 0
+    found = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["where"], r["uri"], r["base"]) for r in found] == [
+        ("http link", "http://given.example/d/y", "http://given.example/d/"),
+        ("a href", "http://given.example/d/x", "http://given.example/d/")]
+
+
 def test_a_response_of_another_type_still_gives_its_header_links_but_no_body_links(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
