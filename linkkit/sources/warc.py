@@ -93,9 +93,8 @@ def record_document(
 ) -> Document | None:
     """The document a record stands for, or None when the policy reads nothing from it. *headers* are the WARC
     header fields by lower-case name; *block* the record's content block."""
-    target = target_uri(headers.get("warc-target-uri"))
-    position = Position(offset=offset, record_id=headers.get("warc-record-id"), target_uri=target)
-    base = retrieval_base(target)
+    position = _record_position(offset, headers)
+    base = retrieval_base(position.target_uri)
     if record_type == "resource" or (record_type == "response" and not _holds_http(headers, block)):
         content_type, charset = media_type(headers.get("content-type"))
         kind = _kind(content_type)
@@ -153,11 +152,10 @@ def _unread(path: str, last: int | None, start: int) -> int | None:
             return last
         rest = member.unused_data
     else:
-        header_end = tail.find(b"\r\n\r\n")
-        length = _RECORD_LENGTH.search(tail, 0, header_end) if header_end >= 0 else None
-        if length is None:
+        end = _block_end(tail)
+        if end is None:
             return None
-        rest = tail[header_end + 4 + int(length.group(1)):]
+        rest = tail[end:]
     if not rest.strip(b"\r\n"):
         return None
     return last + len(tail) - len(rest) + (len(rest) - len(rest.lstrip(b"\r\n")))
@@ -189,15 +187,15 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
 _HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a longer one is not judged
 
 
-def _first_record_end(content: bytes) -> int | None:
-    """Where the first record of a WARC's *content* (its first bytes) ends, its closing CRLF CRLF included
-    (ISO 28500 4: header, empty line, Content-Length bytes of block, CRLF CRLF); None when its header is not
-    complete in *content* or has no Content-Length."""
+def _block_end(content: bytes) -> int | None:
+    """Where the content block of the record *content* starts with ends, before the CRLF CRLF that closes the
+    record (ISO 28500 4: header, empty line, Content-Length bytes of block, CRLF CRLF); None when its header is
+    not complete in *content* or has no Content-Length."""
     header_end = content.find(b"\r\n\r\n")
     length = _RECORD_LENGTH.search(content, 0, header_end) if header_end >= 0 else None
     if length is None:
         return None
-    return header_end + 4 + int(length.group(1)) + 4
+    return header_end + 4 + int(length.group(1))
 
 
 def compressed_whole(stream: IO[bytes]) -> bool:
@@ -222,7 +220,7 @@ def compressed_whole(stream: IO[bytes]) -> bool:
             pending = member.unconsumed_tail
             if end is None:
                 head += out
-                end = _first_record_end(head)
+                end = _block_end(head)  # what follows it, its closing CRLFs aside, is more
                 if end is None:
                     if len(head) >= _HEADER_WINDOW:
                         break
@@ -336,9 +334,9 @@ def _next_record(path: str, after: int) -> int | None:
     return None
 
 
-def _cut_position(offset: int, headers: dict[str, str]) -> Position:
-    """The position of a record cut short, as far as its header was read: its error record is named as its links
-    would be."""
+def _record_position(offset: int, headers: dict[str, str]) -> Position:
+    """The position of the record at *offset* whose WARC header fields (by lower-case name) are *headers*: those
+    of one cut short too, as far as its header was read, so that its error record is named as its links are."""
     return Position(offset=offset, record_id=headers.get("warc-record-id"),
                     target_uri=target_uri(headers.get("warc-target-uri")))
 
@@ -359,11 +357,11 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
             headers = {name.lower(): value for name, value in record.headers}
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
-                              _cut_position(offset, headers))
+                              _record_position(offset, headers))
                 return offset
             if held and len(block) < record.content_length:
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
-                              f"{record.content_length} content bytes", _cut_position(offset, headers))
+                              f"{record.content_length} content bytes", _record_position(offset, headers))
                 return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
             document = record_document(archive, offset, record_type, headers, block)
