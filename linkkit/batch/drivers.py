@@ -4,6 +4,7 @@ results come back in order, with a bounded number of chunks in flight: memory do
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
@@ -26,6 +27,7 @@ CHUNK_BYTES = 1 << 20  # and about this many bytes of input per task, so that wo
 # Chunks queued per worker: results come back in input order, so a slow chunk (one large file) holds back the ones
 # after it; enough of them keep the other workers busy meanwhile, and memory stays bounded by their number.
 IN_FLIGHT = 8
+AHEAD_BYTES = 1 << 15  # a chunk sent to a worker at work holds at most this much (its pickle): _dispatch
 
 
 def chunks(documents: Iterable[Document]) -> Iterator[list[Document]]:
@@ -113,11 +115,13 @@ def _serve(connection: Connection, function: ChunkFunction[Any], inherited: list
 def _pooled(function: ChunkFunction[Result], pending: Iterator[list[Document]], *, jobs: int, window: int,
             ) -> Iterator[Result]:
     """*function* over *pending* chunks in *jobs* worker processes, results in input order, at most *window*
-    chunks read and not yet yielded. One chunk per worker at a time, sent as the worker asks for work, the next
-    ones read ahead meanwhile; the main process waits on the pipes itself, with no thread of its own: a
-    ``multiprocessing.Pool``'s task and result threads cost the main process about 20 us per file."""
+    chunks read and not yet yielded. A worker takes a chunk when it is free, and a small one more while it works
+    (:func:`_dispatch`), the next ones read ahead meanwhile; the main process waits on the pipes itself, with no
+    thread of its own: a ``multiprocessing.Pool``'s task and result threads cost the main process about 20 us per
+    file."""
     import multiprocessing
     from multiprocessing.connection import wait
+    from multiprocessing.reduction import ForkingPickler
 
     # fork where there is one: the workers start at once and inherit the loaded modules
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
@@ -130,54 +134,64 @@ def _pooled(function: ChunkFunction[Result], pending: Iterator[list[Document]], 
         process.start()
         theirs.close()
         workers.append(_Worker(process, ours))
-    idle = [worker.connection for worker in workers]
-    busy: dict[Connection, int] = {}  # a worker's pipe -> the index of the chunk it works on
-    ready: deque[tuple[int, list[Document]]] = deque()
+    busy: dict[Connection, deque[int]] = {worker.connection: deque() for worker in workers}  # chunks sent, in order
+    ready: deque[tuple[int, bytes]] = deque()  # chunks read ahead: their index and their pickle
     done: dict[int, tuple[bool, Any]] = {}  # a chunk's index -> its results, or (False, what it raised)
     read = yielded = 0
     exhausted = finished = False
     try:
         while True:
             # read ahead, so that a worker that finishes gets its next chunk at once
-            while not exhausted and len(ready) < jobs + len(idle) and read - yielded < window:
+            while not exhausted and len(ready) < 2 * jobs and read - yielded < window:
                 chunk = next(pending, None)
                 exhausted = chunk is None
                 if chunk is not None:
-                    ready.append((read, chunk))
+                    ready.append((read, bytes(ForkingPickler.dumps(chunk))))
                     read += 1
-            _dispatch(idle, ready, busy)
+            _dispatch(ready, busy)
             while yielded in done:  # in input order: what a chunk raised comes after the results before it
                 ok, value = done.pop(yielded)
                 if not ok:
                     raise value
                 yield from value
                 yielded += 1
-            if not busy:
+            working = [connection for connection, sent in busy.items() if sent]
+            if not working:
                 if exhausted and yielded == read:
                     break
-                if not idle:
+                if not busy:
                     raise ChildProcessError("every worker process ended")
                 continue  # the window emptied: read on
-            for connection in cast("list[Connection]", wait(list(busy))):
-                index = busy.pop(connection)
+            for connection in cast("list[Connection]", wait(working)):
+                sent = busy[connection]
                 try:
-                    done[index] = connection.recv()
-                except EOFError:  # the worker is gone (killed): no more work for it
-                    done[index] = (False, ChildProcessError("a worker process ended without returning its results"))
+                    done[sent[0]] = connection.recv()
+                except (EOFError, OSError):  # the worker is gone (killed): no more work for it
+                    del busy[connection]
+                    for index in sent:
+                        done[index] = (False, ChildProcessError("a worker process ended without returning its "
+                                                                "results"))
                     continue
-                idle.append(connection)
-            _dispatch(idle, ready, busy)
+                sent.popleft()
+            _dispatch(ready, busy)
         finished = True
     finally:
         _stop(workers, finished)
 
 
-def _dispatch(idle: list[Connection], ready: deque[tuple[int, list[Document]]], busy: dict[Connection, int]) -> None:
-    """Send the chunks read ahead to the workers waiting for work."""
-    while idle and ready:
-        connection = idle.pop()
-        busy[connection], chunk = ready.popleft()
-        connection.send(chunk)
+def _dispatch(ready: deque[tuple[int, bytes]], busy: dict[Connection, deque[int]]) -> None:
+    """Send the chunks read ahead, each to the worker with the fewest in hand: a free worker takes any, one at work
+    a second of at most AHEAD_BYTES, which waits in the pipe's buffer so that the worker goes on without waiting for
+    the main process (which shares the cores with it) to read its results. A larger one could fill that buffer while
+    the worker, its results unread, waits to send them: each process would wait for the other."""
+    while ready and busy:
+        connection, sent = min(busy.items(), key=lambda worker: len(worker[1]))
+        if len(sent) >= 2 or (sent and len(ready[0][1]) > AHEAD_BYTES):
+            return
+        index, payload = ready.popleft()
+        sent.append(index)
+        with contextlib.suppress(OSError):  # the worker is gone: reading its pipe tells so, for each chunk it held
+            connection.send_bytes(payload)
 
 
 def _stop(workers: list[_Worker], finished: bool) -> None:

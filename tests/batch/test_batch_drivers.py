@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import itertools
 import os
+import signal
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +93,59 @@ def test_memory_is_bounded_by_the_chunks_in_flight_not_by_the_input(monkeypatch:
     # the first result arrives while the source has been read only as far as the window of chunks in flight
     assert len(pulled) <= drivers.IN_FLIGHT * 2 + 2
     assert len(list(results)) == 99
+
+
+class _Pipe:
+    """A worker's end of the pipe, as the main process sees it: what was sent to it."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def send_bytes(self, payload: bytes) -> None:
+        self.sent.append(payload)
+
+
+def test_each_chunk_goes_to_the_worker_with_fewest_and_only_a_small_one_to_a_worker_at_work() -> None:
+    free, working, full = _Pipe(), _Pipe(), _Pipe()
+    busy: dict[Any, deque[int]] = {free: deque(), working: deque([0]), full: deque([1, 2])}
+    small, large = b"s" * drivers.AHEAD_BYTES, b"L" * (drivers.AHEAD_BYTES + 1)
+    ready = deque([(3, small), (4, small), (5, small), (6, large)])
+    drivers._dispatch(ready, busy)  # type: ignore[arg-type]
+    assert free.sent[0] == small and busy[free][0] == 3  # the free worker first
+    assert sorted([*busy[free], *busy[working]]) == [0, 3, 4, 5] and len(busy[free]) == len(busy[working]) == 2
+    assert full.sent == [] and busy[full] == deque([1, 2])  # two in hand at most
+    # the large chunk waits for a free worker: sent ahead, it could fill the pipe while that worker waits to send
+    assert list(ready) == [(6, large)]
+    busy[working].popleft()
+    drivers._dispatch(ready, busy)  # type: ignore[arg-type]
+    assert list(ready) == [(6, large)]
+    busy[working].clear()
+    drivers._dispatch(ready, busy)  # type: ignore[arg-type]
+    assert working.sent[-1] == large and busy[working] == deque([6]) and not ready
+
+
+def _echo_large(documents: list[Document]) -> list[bytes]:
+    return [document.data * 4 for document in documents]  # results larger than a pipe's buffer
+
+
+def test_chunks_and_results_larger_than_a_pipe_buffer_pass_without_the_processes_waiting_on_each_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+
+    def stuck(*_: object) -> None:
+        raise TimeoutError("the main process and a worker wait on each other")
+
+    previous = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(30)
+    try:
+        documents = [Document(f"d{index}", "text", bytes([65 + index % 26]) * (index % 3 * 300_000))
+                     for index in range(30)]
+        results = list(run_local(_echo_large, documents, jobs=2))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert results == [document.data * 4 for document in documents]
 
 
 def _fail_on_d7(documents: list[Document]) -> list[str]:
