@@ -359,21 +359,24 @@ def _check_extract(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
 def _check_output_is_no_input(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Refuse an ``-o`` that is one of the files named or the ``--files-from`` list, by any name (a symbolic or a
     hard link too): the output would replace an input, which only ``--in-place`` may do."""
-    if args.output is None:
-        return
+    output = None if args.output is None else _identity(args.output)
+    if output is None:
+        return  # no output file yet: no input can be it
     named = [*args.files, *([] if args.files_from is None else [args.files_from])]
     for name in named:
-        if name != STDIN and _same_file(name, args.output):
+        if name != STDIN and _identity(name) == output:
             hint = "; use --in-place to rewrite a file in place" if args.command != "extract" else ""
             parser.error(f"-o {args.output} is also an input ({name}){hint}")
 
 
-def _same_file(first: str, second: str) -> bool:
-    """Whether *first* and *second* name the same existing file (device and inode), links followed."""
+def _identity(name: str) -> tuple[int, int] | None:
+    """The device and inode of the existing file *name*, links followed (None: there is none); stat once for
+    the output, not once for each input it is compared with."""
     try:
-        return os.path.samefile(first, second)
-    except OSError:  # either does not exist (yet): they cannot be one file
-        return False
+        status = os.stat(name)
+    except (OSError, ValueError):  # no such file, or a name the system cannot take (a NUL byte)
+        return None
+    return status.st_dev, status.st_ino
 
 
 def _inside(folder: Path, path: Path) -> bool:
