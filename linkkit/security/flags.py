@@ -180,11 +180,12 @@ def _authority_flags(uri: str, start: int, end: int) -> list[Flag]:
 
 def _host_or_url_like(userinfo: str) -> str | None:
     """What makes a userinfo look like a host or a URL (RFC 3986 7.6), or None: its user part percent-decoded is a
-    host name (``www.example.com``), a dotted IPv4 form, or it holds a "/" (a path, a URL)."""
+    host name (``www.example.com``), a dotted IPv4 form, or it holds a "/" (a path, a URL); a userinfo that holds
+    an "@" is itself read as an authority, its part after that "@" judged (``user:pw@www.bank.example@evil``)."""
     decoded = percent_decode(userinfo, errors="replace")
-    user = decoded.partition(":")[0]
     if "/" in decoded or "\\" in decoded:
         return decoded.partition("@")[0] if "@" in decoded else decoded
+    user = decoded.rpartition("@")[2].partition(":")[0]
     name = _host_name_start(user)
     if name is not None:
         return name
