@@ -284,11 +284,12 @@ class TreeOptions:
 
 def retrieval_url(base_url: str, root: str, path: str) -> str:
     """The URL *path* was retrieved from, when *root* was retrieved from *base_url* (a folder: a missing final
-    ``/`` is added): its path under the root, each segment percent-encoded (RFC 3986 2.1, 3.3)."""
+    ``/`` is added): its path under the root, each segment percent-encoded (RFC 3986 2.1, 3.3), after ``./`` so
+    that a first segment holding ":" (``a:b.html``) is no scheme (RFC 3986 4.2)."""
     relative = Path(os.path.relpath(path, root)).as_posix()
     segments = [urllib.parse.quote(os.fsencode(segment), safe="!$&'()*+,;=:@~") for segment in relative.split("/")]
     folder = base_url if base_url.endswith("/") else base_url + "/"
-    return Base(folder).resolve("/".join(segments) if relative != "." else "")
+    return Base(folder).resolve("./" + "/".join(segments) if relative != "." else "")
 
 
 def _target(options: TreeOptions, path: str) -> Path:

@@ -241,6 +241,9 @@ def test_each_file_gets_the_url_its_path_under_the_root_implies() -> None:
     assert retrieval_url("https://site.example/export", "/s", "/s/index.html") == (
         "https://site.example/export/index.html")
     assert retrieval_url("https://site.example/", "/s", "/s/c%d#e?.html") == "https://site.example/c%25d%23e%3F.html"
+    # RFC 3986 4.2: a first segment with a ":" would read as a scheme ("colon:top.html" stayed as it was).
+    assert retrieval_url("https://site.example/", "/s", "/s/colon:top.html") == "https://site.example/colon:top.html"
+    assert retrieval_url("https://site.example/", "/s", "/s/d/a:b.html") == "https://site.example/d/a:b.html"
 
 
 def test_absolutize_r_into_a_mirror_makes_a_site_export_absolute(
