@@ -36,12 +36,14 @@ SCHEMES = _table(
     Scheme(name="http", default_port=80, uses_authority=True, empty_path_is_slash=True,
         spec="RFC 1738 3.3; RFC 9110 4.2.1"),
     Scheme(name="https", default_port=443, uses_authority=True, empty_path_is_slash=True, spec="RFC 9110 4.2.2"),
-    Scheme(name="gopher", default_port=70, uses_authority=True, prose_start=_AUTHORITY,
+    # RFC 1738 3.4.1: an empty gopher-path may go without its "/" (type "1", empty selector either way).
+    Scheme(name="gopher", default_port=70, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
         spec="RFC 1738 3.4; RFC 4266"),
     Scheme(name="mailto", spec="RFC 1738 3.5; RFC 6068"),
     Scheme(name="news", spec="RFC 1738 3.6; RFC 5538"),
     Scheme(name="nntp", default_port=119, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 1738 3.7; RFC 5538"),
-    Scheme(name="telnet", default_port=23, uses_authority=True, prose_start=_AUTHORITY,
+    # RFC 1738 3.8: "telnet://<user>:<password>@<host>:<port>/", whose final "/" may be omitted.
+    Scheme(name="telnet", default_port=23, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
         spec="RFC 1738 3.8; RFC 4248"),
     Scheme(name="wais", default_port=210, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 1738 3.9; RFC 4156"),
     # RFC 8089 2: "//" authority or an absolute path; appendix E.2: a DOS drive letter ("file:c:/path/to/file").

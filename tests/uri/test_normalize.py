@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fixtures_loader import load_json
+from fixtures_loader import load_json, load_table
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -32,6 +32,13 @@ def test_all_184_syntax_and_scheme_vectors_pass() -> None:
     failures = [(_id(c), c["expected"], linkkit.normalize(c["input"], level=c["level"])) for c in RFC_CASES
                 if linkkit.normalize(c["input"], level=c["level"]) != c["expected"]]
     assert failures == []
+
+
+@pytest.mark.parametrize(("uri", "level", "expected"), load_table("uri/normalize_schemes.txt"))
+def test_the_scheme_table_drives_6_2_3(uri: str, level: str, expected: str) -> None:
+    # RFC 3986 6.2.3 with the facts of linkkit.uri.schemes (RFC 1738 3: where the "/" may be omitted, the ports).
+    assert linkkit.normalize(uri, level=level) == expected  # type: ignore[arg-type]
+    assert linkkit.equivalent(uri, expected)
 
 
 @pytest.mark.parametrize("case", [c for c in RFC_CASES if "syntax_expected" in c], ids=_id)
