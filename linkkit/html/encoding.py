@@ -11,15 +11,43 @@ from .places import ASCII_WHITESPACE, WS
 from .tokenizer import _MARKUP, _attributes
 
 # -------------------------------------------------------------------------------------------------- encoding
-# Encoding labels whose meaning in the Encoding Standard differs from Python's codec of that name.
+# Encoding labels (Encoding Standard 4.2, its table of names and labels) whose meaning differs from Python's codec
+# of that name, or that Python does not know.
 _WHATWG_ENCODINGS = {
     "cp1252": "ascii us-ascii ansi_x3.4-1968 cp819 csisolatin1 ibm819 iso-8859-1 iso-ir-100 iso8859-1 iso88591 "
     "iso_8859-1 iso_8859-1:1987 l1 latin1 x-cp1252",
-    "cp1254": "iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5 latin5 csisolatin5",
-    "cp874": "iso-8859-11 iso8859-11 iso885911 tis-620 dos-874",
+    "cp1254": "iso-8859-9 iso-ir-148 iso8859-9 iso88599 iso_8859-9 iso_8859-9:1989 l5 latin5 csisolatin5 x-cp1254",
+    "cp874": "iso-8859-11 iso8859-11 iso885911 tis-620 dos-874 windows-874",
     "gbk": "gb2312 gb_2312 gb_2312-80 chinese csgb2312 csiso58gb231280 iso-ir-58 x-gbk",
     "big5hkscs": "big5 big5-hkscs cn-big5 csbig5 x-x-big5",
-    "cp949": "euc-kr cseuckr csksc56011987 iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601",
+    "cp949": "euc-kr cseuckr csksc56011987 iso-ir-149 korean ks_c_5601-1987 ks_c_5601-1989 ksc5601 ksc_5601 "
+    "windows-949",
+    "utf-8": "unicode-1-1-utf-8 unicode11utf8 unicode20utf8 x-unicode20utf8",
+    "iso8859-2": "iso88592",
+    "iso8859-3": "iso88593",
+    "iso8859-4": "iso88594",
+    "iso8859-5": "iso88595",
+    "iso8859-6": "iso88596 iso-8859-6-e iso-8859-6-i csiso88596e csiso88596i",
+    "iso8859-7": "iso88597 sun_eu_greek",
+    "iso8859-8": "iso88598 iso-8859-8-e csiso88598e visual iso-8859-8-i csiso88598i logical",
+    "iso8859-10": "iso885910",
+    "iso8859-13": "iso885913",
+    "iso8859-14": "iso885914",
+    "iso8859-15": "iso885915 csisolatin9",
+    "koi8-r": "koi koi8",
+    "koi8-u": "koi8-ru",
+    "mac-roman": "mac csmacintosh x-mac-roman",
+    "mac-cyrillic": "x-mac-cyrillic x-mac-ukrainian",
+    "cp1250": "x-cp1250",
+    "cp1251": "x-cp1251",
+    "cp1253": "x-cp1253",
+    "cp1255": "x-cp1255",
+    "cp1256": "x-cp1256",
+    "cp1257": "x-cp1257",
+    "cp1258": "x-cp1258",
+    "euc_jp": "x-euc-jp cseucpkdfmtjapanese",
+    "shift_jis": "x-sjis",
+    "cp932": "windows-31j",  # as Python reads its aliases ms932 and ms_kanji
     # Python's "utf-16" and "utf-32" write a BOM before every value they encode; the standard means LE.
     "utf-16-le": "utf-16 utf-16le unicode csunicode iso-10646-ucs-2 ucs-2 unicodefeff",
     "utf-16-be": "utf-16be unicodefffe",
@@ -43,7 +71,7 @@ def _python_codec(label: str) -> codecs.CodecInfo | None:
 
 
 @functools.lru_cache(maxsize=64)
-def _codec(label: str) -> str | None:
+def label_codec(label: str) -> str | None:
     """The Python codec for an encoding label ("get an encoding", Encoding Standard 4.2), or None if unknown or
     not a text encoding (base64, rot13: they do not turn bytes into text)."""
     label = label.strip(ASCII_WHITESPACE).lower()
@@ -76,7 +104,7 @@ def _meta_encoding(document: bytes) -> str | None:
         if label and label.strip(ASCII_WHITESPACE).lower() == "x-user-defined":
             # 13.2.3.2, the prescan: x-user-defined means windows-1252 (Python has no x-user-defined codec)
             return "cp1252"
-        codec = _codec(label) if label else None
+        codec = label_codec(label) if label else None
         if codec is not None:
             # 13.2.3.2 step "get an attribute": UTF-16 in a <meta> means UTF-8
             return "utf-8" if codec.startswith("utf-16") else codec
@@ -117,7 +145,7 @@ def _decodes_to_ascii(data: bytes, codec: str) -> bool:
 def _encoding(document: bytes, encoding: str | None) -> str:
     """The document's encoding: BOM, then the *encoding* argument, then <meta>, then UTF-8 if the bytes are
     UTF-8, else windows-1252 (HTML 13.2.3.1 "encoding sniffing"; the last step is its frequency analysis)."""
-    given = None if encoding is None else _codec(encoding)
+    given = None if encoding is None else label_codec(encoding)
     if encoding is not None and given is None:
         if _python_codec(encoding.strip(ASCII_WHITESPACE).lower()) is not None:
             raise LookupError(f"encoding {encoding!r} is not a text encoding: it does not turn bytes into text")

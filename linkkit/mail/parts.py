@@ -83,13 +83,19 @@ class Decoded(NamedTuple):
 
 
 def text_codec(label: str | None) -> str | None:
-    """The Python codec of a MIME charset *label*, None when there is none or it is no text encoding."""
+    """The Python codec of a MIME charset *label*, None when there is none or it is no text encoding.
+
+    A label Python has no name for (``iso-8859-8-i``, ``windows-874``, ``x-sjis``) is read as the Encoding
+    Standard's table of labels reads it, as mail readers do.
+    """
     if not label:
         return None
     try:
         info = codecs.lookup(label.strip().strip('"'))
     except (LookupError, ValueError):
-        return None
+        from ..html.encoding import label_codec  # the table, loaded only for a label Python lacks
+
+        return label_codec(label.strip().strip('"'))
     if not getattr(info, "_is_text_encoding", True):  # base64, rot13, zlib: no charsets
         return None
     return info.name
