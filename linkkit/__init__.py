@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .link import LinkLike, record
     from .security.defang import defang, refang
     from .security.flags import flags
+    from .security.redact import redact
     from .text import Reference, ScanOptions, findall, finditer, finditer_stream, sub, subn
     from .uri import (
         URN,
@@ -44,7 +45,7 @@ _HOMES = {
     **dict.fromkeys(("URN", "Base", "HostKind", "URIReference", "Violation", "compose", "equivalent", "is_valid",
                      "normalize", "parse", "parse_urn", "remove_dot_segments", "resolve", "scheme_specific",
                      "validate"), ".uri"),
-    **dict.fromkeys(("defang", "flags", "refang"), ".security"),
+    **dict.fromkeys(("defang", "flags", "redact", "refang"), ".security"),
 }
 _ROOMS = frozenset({"batch", "cli", "html", "io", "link", "mail", "security", "sources", "text", "uri"})
 __getattr__ = names_on_first_use(__name__, _HOMES, _ROOMS)
@@ -81,6 +82,7 @@ __all__ = [
     "parse",
     "parse_urn",
     "record",
+    "redact",
     "refang",
     "remove_dot_segments",
     "resolve",

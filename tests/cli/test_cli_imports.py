@@ -61,6 +61,15 @@ def test_security_names_are_the_functions_whatever_was_imported_first(first: str
     _modules_after(code)
 
 
+@pytest.mark.parametrize("first", ["import linkkit.security.redact", "pass"])
+def test_the_face_gives_the_security_functions_whatever_was_imported_first(first: str) -> None:
+    code = (f"{first}\nimport linkkit\nassert callable(linkkit.redact), linkkit.redact\n"
+            "assert linkkit.redact('http://u:pw@h.example/?token=1', query=['token']) == "
+            "'http://u:***@h.example/?token=***'\n"
+            "assert callable(linkkit.defang) and callable(linkkit.refang) and callable(linkkit.flags)")
+    _modules_after(code)
+
+
 def test_flagging_loads_neither_redaction_nor_defanging() -> None:
     loaded = _modules_after("import linkkit\nassert not linkkit.flags('http://example.org/')")
     assert "linkkit.security.flags" in loaded
