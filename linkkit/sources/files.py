@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
+from functools import cache
 from typing import IO
 
 from ..io import BOMS, NUL_IN_NAME, STDIN
@@ -48,11 +49,25 @@ def _matches(globs: tuple[str, ...], name: str, relative: str, folder: bool) -> 
                 continue
             glob = glob.rstrip("/")
         if glob.startswith("/"):
-            if fnmatchcase(relative, glob.lstrip("/")):
+            if any(fnmatchcase(relative, form) for form in _forms(glob.lstrip("/"))):
                 return True
-        elif fnmatchcase(name, glob) or fnmatchcase(relative, glob):
+        elif any(fnmatchcase(name, form) or fnmatchcase(relative, form) for form in _forms(glob)):
             return True
     return False
+
+
+@cache
+def _forms(glob: str) -> tuple[str, ...]:
+    """*glob* as :func:`fnmatch.fnmatchcase` patterns: each ``**/`` also as nothing, since it matches zero folders
+    too (gitignore: "``**/foo`` matches ``foo`` anywhere", ``a/**/b`` matches ``a/b``; ripgrep's globs alike)."""
+    if glob.startswith("**/"):
+        at = 0
+    else:
+        at = glob.find("/**/") + 1  # "**" as a whole segment only ("a**/b" is two plain "*")
+        if at == 0:
+            return (glob,)
+    head, tail = glob[:at], glob[at + 3 :]
+    return tuple(head + middle + rest for rest in _forms(tail) for middle in ("**/", ""))
 
 
 def _included(globs: tuple[str, ...], name: str, relative: str) -> bool:

@@ -39,6 +39,13 @@ def tree(tmp_path: Path) -> Path:
     (("/docs/build/",), (), ["docs/build/c.txt"]),
     (("/build*",), (), ["build.txt", "build/b.txt"]),  # anchored ("*" crosses "/", as fnmatch reads it)
     (("*.txt",), ("docs/",), ["a.txt", "build.txt", "build/b.txt"]),
+    # "**/" matches zero folders too (gitignore: "**/foo" is "foo" anywhere; "a/**/b" matches "a/b")
+    (("**/*.txt",), (), ["a.txt", "build.txt", "build/b.txt", "docs/build/c.txt", "docs/deep/e.txt"]),
+    (("/**/a.txt",), (), ["a.txt"]),
+    (("docs/**/c.txt",), (), ["docs/build/c.txt"]),
+    (("docs/**/build/**/c.txt",), (), ["docs/build/c.txt"]),
+    ((), ("**/build/",), ["a.txt", "build.txt", "docs/d.html", "docs/deep/e.txt"]),
+    (("docs/**/d.html",), (), ["docs/d.html"]),
 ], ids=lambda value: " ".join(value) if isinstance(value, tuple) else None)
 def test_globs_read_as_gitignore_patterns(
     tree: Path, include: tuple[str, ...], exclude: tuple[str, ...], expected: list[str]
