@@ -24,11 +24,12 @@ def _lower_ascii(text: str) -> str:
 def normalize_host(host: str) -> str:
     """RFC 3986 6.2.2.1: lower-case the host (hex of its triplets upper-cased, 6.2.2.2 decoding applied).
 
-    The zone identifier of an IPv6 literal (RFC 6874, after ``%25``) is case-sensitive and kept as written.
+    The zone identifier of an IPv6 literal (RFC 6874 2, after ``%25``) is case-sensitive: its letters keep their
+    case, while its triplets are normalized as any other (``%2f`` is ``%2F``, ``%41`` is ``A``).
     """
     if host.startswith("[") and "%25" in host:
         address, _, zone = host.partition("%25")
-        return _normalize_case_insensitive(address) + "%25" + zone
+        return _normalize_case_insensitive(address) + "%25" + normalize_percent_encoding(zone)
     return _normalize_case_insensitive(host)
 
 

@@ -34,10 +34,12 @@ def test_all_184_syntax_and_scheme_vectors_pass() -> None:
     assert failures == []
 
 
-@pytest.mark.parametrize(("uri", "level", "expected"), load_table("uri/normalize_schemes.txt"))
-def test_the_scheme_table_drives_6_2_3(uri: str, level: str, expected: str) -> None:
-    # RFC 3986 6.2.3 with the facts of linkkit.uri.schemes (RFC 1738 3: where the "/" may be omitted, the ports).
+@pytest.mark.parametrize(("uri", "level", "expected"), load_table("uri/normalize_cases.txt"))
+def test_normalization_cases_written_for_linkkit(uri: str, level: str, expected: str) -> None:
+    # RFC 3986 6.2.2 and 6.2.3, the latter with the facts of linkkit.uri.schemes (RFC 1738 3: the "/" that may be
+    # omitted, the default ports).
     assert linkkit.normalize(uri, level=level) == expected  # type: ignore[arg-type]
+    assert linkkit.normalize(expected, level=level) == expected  # type: ignore[arg-type]
     assert linkkit.equivalent(uri, expected)
 
 
