@@ -28,8 +28,11 @@ from .parts import decode_transfer
 MAX_DEPTH = 64
 
 _HEADER_PARSER = email.parser.BytesHeaderParser(policy=email.policy.compat32)
-# RFC 5322 2.1: the header section ends at the first empty line (either line ending is accepted).
-_HEADER_END = re.compile(rb"\r?\n\r?\n")
+# RFC 5322 2.2: the header section's lines, each a field (a name of printable ASCII but ":", then ":"; 4.5.3's
+# obsolete syntax allows whitespace before the colon), a folded continuation (starting with WSP) or an mbox "From "
+# line, as the standard library's feed parser tells them; RFC 5322 2.1: an empty line ends it.
+_HEADER_LINES = re.compile(rb"(?:(?:[\x21-\x39\x3b-\x7e]++[ \t]*+:|[ \t]|From )[^\n]*+(?:\n|\Z))*+")
+_EMPTY_LINE = re.compile(rb"\r?\n")
 _MESSAGE_TYPES = frozenset({"message/rfc822", "message/global"})  # RFC 2046 5.2.1, RFC 6532 3.7
 
 
@@ -88,15 +91,14 @@ def parse_headers(block: bytes) -> Message:
 
 
 def _split(buffer: bytes, start: int, end: int) -> tuple[int, int]:
-    """(end of the header block, start of the body) of the entity ``buffer[start:end]`` (RFC 5322 2.1)."""
-    if buffer.startswith(b"\n", start) and start < end:
-        return start, start + 1
-    if buffer.startswith(b"\r\n", start) and start + 1 < end:
-        return start, start + 2
-    match = _HEADER_END.search(buffer, start, end)
-    if match is None:
-        return end, end  # headers only (or not a message at all): an empty body
-    return match.start() + (2 if buffer[match.start()] == 13 else 1), match.end()
+    """(end of the header block, start of the body) of the entity ``buffer[start:end]`` (RFC 5322 2.1).
+
+    The body starts after the empty line that ends the header fields or, when a line that is no header field comes
+    first (the empty line is missing), at that line: the two are equal exactly then, short of the end.
+    """
+    header_end = _HEADER_LINES.match(buffer, start, end).end()  # type: ignore[union-attr]  # matches empty
+    empty = _EMPTY_LINE.match(buffer, header_end, end)
+    return header_end, header_end if empty is None else empty.end()
 
 
 def _content_type(headers: Message, default: str) -> str:
@@ -170,6 +172,9 @@ def _entity(
     # A single-part message's body is its part 1 (RFC 3501 6.4.5); a multipart message has no number of its own.
     part = number if not is_message or multipart else _child_number(number, 1)
     entity = Entity(part, number, headers, buffer, start, body_start, end, ctype, is_message)
+    if body_start == header_end < end:
+        problems.append(Problem(part, "structure", "no empty line after the header fields (RFC 5322 2.1): the body "
+                                "starts at the first line that is no header field"))
     if depth >= MAX_DEPTH:
         if multipart or ctype in _MESSAGE_TYPES:
             problems.append(Problem(part, "structure", f"nested deeper than {MAX_DEPTH} levels: not read"))

@@ -113,6 +113,16 @@ def test_problems_are_reported_and_readable_parts_still_give_links() -> None:
     assert mail.problems(message) == problems
 
 
+@pytest.mark.parametrize(("message", "expected", "problems"), load_table("mail/separator.txt"))
+def test_a_body_without_its_empty_line_starts_at_the_first_line_that_is_no_header(
+    message: str, expected: str, problems: str
+) -> None:
+    found: list[mail.Problem] = []
+    uris = [link.uri for link in mail.links(unescape_bytes(message), on_problem=found.append)]
+    assert (" ".join(uris) or "-") == expected
+    assert (" ".join(f"{p.part}:{p.kind}" for p in found) or "-") == problems
+
+
 def test_base_url_must_be_absolute() -> None:
     with pytest.raises(linkkit.ResolutionError):
         mail.links(b"\nx", base_url="relative/")
