@@ -5,6 +5,7 @@ as ripgrep tells them (a NUL byte in the first 8 KiB)."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 from collections.abc import Iterable, Iterator
@@ -56,10 +57,18 @@ def _matches(globs: tuple[str, ...], name: str, relative: str, folder: bool) -> 
     return False
 
 
+_BRACES = re.compile(r"\{([^{}]*)\}")  # ripgrep's (globset's) alternation, {a,b}: one level, no nesting
+
+
 @cache
 def _forms(glob: str) -> tuple[str, ...]:
-    """*glob* as :func:`fnmatch.fnmatchcase` patterns: each ``**/`` also as nothing, since it matches zero folders
-    too (gitignore: "``**/foo`` matches ``foo`` anywhere", ``a/**/b`` matches ``a/b``; ripgrep's globs alike)."""
+    """*glob* as :func:`fnmatch.fnmatchcase` patterns: ``{a,b}`` as each of its alternatives (ripgrep's globs), and
+    each ``**/`` also as nothing, since it matches zero folders too (gitignore: "``**/foo`` matches ``foo``
+    anywhere", ``a/**/b`` matches ``a/b``; ripgrep's globs alike)."""
+    braces = _BRACES.search(glob)
+    if braces is not None:
+        head, tail = glob[: braces.start()], glob[braces.end() :]
+        return tuple(form for choice in braces.group(1).split(",") for form in _forms(head + choice + tail))
     if glob.startswith("**/"):
         at = 0
     else:

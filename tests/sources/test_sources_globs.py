@@ -1,7 +1,7 @@
 """``--include`` and ``--exclude`` globs (linkkit.sources.files.walk), as .gitignore patterns and ripgrep's globs read
 them: a glob matches a file's or folder's name or its path under the folder named; a trailing ``/`` makes it match
 folders only, a leading ``/`` anchors it to the folder named. ``*`` matches any run of characters, ``/`` too (as
-:func:`fnmatch.fnmatchcase` reads it)."""
+:func:`fnmatch.fnmatchcase` reads it); ``**/`` matches zero folders too and ``{a,b}`` either alternative."""
 
 from __future__ import annotations
 
@@ -46,6 +46,10 @@ def tree(tmp_path: Path) -> Path:
     (("docs/**/build/**/c.txt",), (), ["docs/build/c.txt"]),
     ((), ("**/build/",), ["a.txt", "build.txt", "docs/d.html", "docs/deep/e.txt"]),
     (("docs/**/d.html",), (), ["docs/d.html"]),
+    # {a,b}: either alternative, as ripgrep's globs read it
+    (("*.{html,md}",), (), ["docs/d.html"]),
+    (("{build,deep}/",), (), ["build/b.txt", "docs/build/c.txt", "docs/deep/e.txt"]),
+    ((), ("{docs,build}/",), ["a.txt", "build.txt"]),
 ], ids=lambda value: " ".join(value) if isinstance(value, tuple) else None)
 def test_globs_read_as_gitignore_patterns(
     tree: Path, include: tuple[str, ...], exclude: tuple[str, ...], expected: list[str]
