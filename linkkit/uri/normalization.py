@@ -126,7 +126,16 @@ def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
 
     Two valid URNs are compared by the lexical equivalence of RFC 8141 3.1 instead (components ignored).
     """
-    sa, sb = str(a), str(b)
+    sa, sb = _text(a), _text(b)
     if sa[:4].lower() == "urn:" and sb[:4].lower() == "urn:" and is_urn(sa) and is_urn(sb):
         return urn_equivalent(sa, sb)
     return normalize(sa) == normalize(sb)
+
+
+def _text(uri: str | URIReference) -> str:
+    """*uri* as a string; any other type is an error (``str(None)`` would compare "None" as a reference)."""
+    if isinstance(uri, str):
+        return uri
+    if isinstance(uri, URIReference):
+        return recompose(*uri)
+    raise TypeError(f"equivalent() takes a str or URIReference, not {type(uri).__name__}")

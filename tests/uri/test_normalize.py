@@ -85,6 +85,14 @@ def test_relative_path_references_keep_their_dot_segments() -> None:
     assert linkkit.normalize("/a/./b/../c") == "/a/c"
 
 
+@pytest.mark.parametrize("other", [None, b"http://a/", 42])
+def test_equivalent_takes_only_references(other: object) -> None:
+    # equivalent(None, None) compared the text "None" with itself and said True.
+    with pytest.raises(TypeError, match="str or URIReference"):
+        linkkit.equivalent(other, other)  # type: ignore[arg-type]
+    assert linkkit.equivalent(linkkit.parse("HTTP://A:80"), "http://a/")
+
+
 def test_an_unknown_level_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="level"):
         linkkit.normalize("http://a/", level="full")  # type: ignore[arg-type]
