@@ -127,14 +127,13 @@ def encode_text(text: str, decoded: Decoded) -> bytes:
 
 
 def can_encode(text: str, decoded: Decoded, transfer_encoding: str) -> bool:
-    """Whether *text* fits the part: its codec has every character, and a 7bit part stays ASCII (RFC 2045 2.7)."""
-    if transfer_encoding == "7bit" and not text.isascii():
-        return False
+    """Whether *text* fits the part: its codec has every character, and a 7bit part's bytes stay ASCII (RFC 2045
+    2.7; a 7bit charset such as ISO-2022-JP, RFC 1468, writes any character it has in ASCII bytes)."""
     try:
-        text.encode(decoded.codec, decoded.errors)
+        data = text.encode(decoded.codec, decoded.errors)
     except UnicodeEncodeError:
         return False
-    return True
+    return transfer_encoding != "7bit" or data.isascii()
 
 
 def header_text(value: object) -> str:

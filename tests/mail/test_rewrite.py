@@ -79,6 +79,9 @@ def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
          "http://a.example/\u00e9\u20ac", b"<http://a.example/\xe9%E2%82%AC>"),
         (b"Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit\n\n<http://a.example/>",
          "http://a.example/\u20ac", "<http://a.example/\u20ac>".encode()),
+        # ISO-2022-JP is a 7bit charset (RFC 1468): what it has is written in it, what it lacks percent-encoded
+        (b"Content-Type: text/plain; charset=iso-2022-jp\nContent-Transfer-Encoding: 7bit\n\n<http://a.example/>",
+         "http://a.example/\u8cc7\u6599/\u00e9", "<http://a.example/\u8cc7\u6599/%C3%A9>".encode("iso-2022-jp")),
         # an undecodable byte (PEP 383, as linkkit reads one) is that octet again, not the surrogate's UTF-8
         (b"Content-Type: text/plain\n\n<http://a.example/>", "http://a.example/\udce9", b"<http://a.example/%E9>"),
     ]
