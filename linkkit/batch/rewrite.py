@@ -195,7 +195,8 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     head = source.read(binary, SNIFF_SIZE)
     packed = compression(head)
     if packed is not None or (is_binary(head) and source.encoding is None):
-        # Its bytes are no text: rewriting them as text would damage the file (rewrite -r skips such files too).
+        # Its bytes are no text: rewriting them as text would damage the file (rewrite -r passes over such files,
+        # but refuses a compressed one when it redacts or defangs: _treatment).
         raise InputError(source.label, f"{packed + '-compressed' if packed else 'binary'}; not rewritten")
     if not args.as_text and is_mail(source.name, head):
         return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out)
@@ -305,7 +306,11 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     """How the file *path*, whose first bytes are *head*, is rewritten into an output (True when it changed), or
     None when it is left as it is (binary, or not of the command's kind)."""
     source = Input(path, options.encoding)
-    if is_binary(head) and options.encoding is None:
+    packed = compression(head)
+    if packed is not None and options.command == "rewrite" and (redaction(options) is not None or options.defang):
+        # a redaction or defanging that passed over it would leave its secrets in the tree or mirror to be shared
+        raise InputError(path, f"{packed}-compressed; not rewritten")
+    if _skipped_binary(options, head):
         return None
     base = retrieval_url(options.base_url, options.root, path) if options.base_url else None
     file_options = dataclasses.replace(options, base=base if base is not None else options.base)
@@ -327,6 +332,12 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     return lambda binary, out, messages: rewrite_text(source, binary, file_options, out, messages)
 
 
+def _skipped_binary(options: TreeOptions, head: bytes) -> bool:
+    """Whether a file starting with *head* is binary, left as it is and counted as skipped (as ripgrep does);
+    ``--encoding`` says it is text."""
+    return options.encoding is None and is_binary(head)
+
+
 def _absolutized_into(source: Input, data: bytes, base: str, encoding: str | None, out: Output) -> bool:
     new = absolutized(source, data, base, encoding)
     out.write(new)
@@ -345,9 +356,11 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
         with source.open_binary() as binary:
             opened = os.fstat(binary.fileno())  # in place: a file that changes from here on is left as it is then
             size = opened.st_size
-            transform = _treatment(options, path, source.read(binary, BINARY_SNIFF))
+            head = source.read(binary, BINARY_SNIFF)
+            transform = _treatment(options, path, head)
+            skipped = int(transform is None and _skipped_binary(options, head))
             if transform is None and options.out_dir is None:
-                return Outcome([], None, messages, 0, 0, 1, size)
+                return Outcome([], None, messages, 0, 0, 1, size, binary=skipped)
             binary.seek(0)
             target = _target(options, path)
             if options.out_dir is not None:
@@ -364,7 +377,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
     except (InputError, OutputError) as error:
         messages.append(f"linkkit: error: {error}")
         return Outcome([], None, messages, 1, 0, 1, document.size)
-    return Outcome([], None, messages, 0, 0, 1, size)
+    return Outcome([], None, messages, 0, 0, 1, size, binary=skipped)
 
 
 def rewrite_files(documents: list[Document], options: TreeOptions) -> list[Outcome]:

@@ -288,6 +288,34 @@ def test_rewrite_r_rewrites_texts_and_leaves_markup_and_binary_files(
     assert (site / "docs" / "notes.txt").read_text() == "read <http://example.org/x> and more\n"
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_rewrite_r_counts_the_binary_files_it_leaves(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    # issue 10: binary files skipped and counted (as ripgrep does), in a batch rewrite's summary too
+    _, err = main(capsys, "rewrite", "-r", str(site), "--angle", "-o", str(tmp_path / "out"), "-j", jobs)
+    assert "1 binary file(s) skipped, 0 error(s)" in err.splitlines()[-1]
+
+
+@pytest.mark.parametrize("option", [["--redact"], ["--redact-query", "token", "--"], ["--defang"]])
+def test_a_redaction_or_defanging_in_batch_refuses_a_compressed_file_instead_of_passing_it_over(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    # A compressed log left as it is would keep its secrets in the tree, or in the mirror made to be shared.
+    root = tmp_path / "logs"
+    root.mkdir()
+    packed = gzip.compress(b"GET http://u:pw@h.example/?token=1\n")
+    (root / "old.log.gz").write_bytes(packed)
+    (root / "new.log").write_text("GET http://u:pw@h.example/?token=2\n")
+    mirror = tmp_path / "clean"
+    _, err = main(capsys, "rewrite", "-r", "-o", str(mirror), *option, str(root), status=1)
+    assert f"{root / 'old.log.gz'}: gzip-compressed; not rewritten" in err
+    assert sorted(os.listdir(mirror)) == ["new.log"]
+    assert "pw@h.example/?token=2" not in (mirror / "new.log").read_text()
+    _, err = main(capsys, "rewrite", "-r", "--in-place", *option, str(root), status=1)
+    assert (root / "old.log.gz").read_bytes() == packed
+
+
 def test_rewrite_r_streams_a_text_so_its_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
     # a text is read and written a chunk at a time into its atomic target, not held whole (nor its new content)
     import tracemalloc
