@@ -33,6 +33,8 @@ _DIGITS = re.compile(f"{char_class(DIGIT)}+")
 _GROUP = re.compile(f"{char_class(ALPHA)}{char_class(ALPHA + DIGIT + '-.+_')}*")
 # RFC 1738 5: ftptype = "A" | "I" | "D" | "a" | "i" | "d"
 _FTP_TYPE = re.compile(r";type=([AIDaid])\Z")
+# RFC 1738 2.2: "<" and ">" are unsafe, the delimiters of URLs in free text; a news: message-id goes without them.
+_ANGLE_BRACKET = re.compile("[<>]")
 _RULE_IP_SCHEMEPART = 'ip-schemepart = "//" login [ "/" urlpath ] (RFC 1738 3.1)'
 
 
@@ -360,6 +362,9 @@ def _read_news(parts: _Parts) -> News:
     if not unique or not domain:
         position = parts.path_at + (0 if not unique else len(unique) + 1)
         raise parts.fail(position, 'article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host (RFC 1738 5)')
+    bracket = _ANGLE_BRACKET.search(grouppart)
+    if bracket is not None:  # 3.6: the RFC 1036 message ID "without the enclosing "<" and ">""
+        raise parts.fail(parts.path_at + bracket.start(), 'message-id without its "<" and ">" (RFC 1738 3.6)')
     return News(None, parts.decoded(grouppart, parts.path_at))
 
 
