@@ -142,6 +142,20 @@ def _decodes_to_ascii(data: bytes, codec: str) -> bool:
         return False
 
 
+def _bom_encoding(document: bytes) -> str | None:
+    """The encoding of the document's byte order mark (HTML 13.2.3.1 "BOM sniffing"), None without one."""
+    for bom, codec in _BOMS:
+        if document.startswith(bom):
+            return codec
+    return None
+
+
+def declared_encoding(document: bytes) -> str | None:
+    """The encoding a document declares of itself, by its BOM or else its <meta>, None when it declares none: what a
+    text/html MIME part without a charset parameter is in (RFC 6657 3 leaves the default to text/html's own rules)."""
+    return _bom_encoding(document) or _meta_encoding(document)
+
+
 def _encoding(document: bytes, encoding: str | None) -> str:
     """The document's encoding: BOM, then the *encoding* argument, then <meta>, then UTF-8 if the bytes are
     UTF-8, else windows-1252 (HTML 13.2.3.1 "encoding sniffing"; the last step is its frequency analysis)."""
@@ -150,9 +164,9 @@ def _encoding(document: bytes, encoding: str | None) -> str:
         if _python_codec(encoding.strip(ASCII_WHITESPACE).lower()) is not None:
             raise LookupError(f"encoding {encoding!r} is not a text encoding: it does not turn bytes into text")
         raise LookupError(f"unknown encoding {encoding!r}: not a label of the Encoding Standard or of Python")
-    for bom, codec in _BOMS:
-        if document.startswith(bom):
-            return codec
+    bom = _bom_encoding(document)
+    if bom is not None:
+        return bom
     if given is not None:
         return given
     declared = _meta_encoding(document)
