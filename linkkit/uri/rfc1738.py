@@ -428,6 +428,9 @@ def _read_prospero(parts: _Parts) -> Prospero:
         name, equals, value = spec.partition("=")
         if not equals:
             raise parts.fail(at + len(spec), 'fieldspec = ";" fieldname "=" fieldvalue (RFC 1738 5)')
+        if "=" in value:  # 3.11: "=" separates a field's name from its value, so a value holds it encoded
+            position = at + len(name) + 1 + value.index("=")
+            raise parts.fail(position, 'fieldvalue = *[ uchar | "?" | ":" | "@" | "&" ] (RFC 1738 5)')
         fields.append((parts.decoded(name, at), parts.decoded(value, at + len(name) + 1)))
         at += len(spec) + 1
     return Prospero(host, port, hsoname, tuple(fields))
