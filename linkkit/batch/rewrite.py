@@ -306,11 +306,11 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     """How the file *path*, whose first bytes are *head*, is rewritten into an output (True when it changed), or
     None when it is left as it is (binary, or not of the command's kind)."""
     source = Input(path, options.encoding)
-    packed = compression(head)
-    if packed is not None and options.command == "rewrite" and (redaction(options) is not None or options.defang):
-        # a redaction or defanging that passed over it would leave its secrets in the tree or mirror to be shared
-        raise InputError(path, f"{packed}-compressed; not rewritten")
     if _skipped_binary(options, head):
+        packed = compression(head)
+        if packed is not None and options.command == "rewrite" and (redaction(options) is not None or options.defang):
+            # a redaction or defanging that passed over it would leave its secrets in the tree or mirror to share
+            raise InputError(path, f"{packed}-compressed; not rewritten")
         return None
     base = retrieval_url(options.base_url, options.root, path) if options.base_url else None
     file_options = dataclasses.replace(options, base=base if base is not None else options.base)
@@ -333,9 +333,9 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
 
 
 def _skipped_binary(options: TreeOptions, head: bytes) -> bool:
-    """Whether a file starting with *head* is binary, left as it is and counted as skipped (as ripgrep does);
-    ``--encoding`` says it is text."""
-    return options.encoding is None and is_binary(head)
+    """Whether a file starting with *head* is binary, left as it is and counted as skipped (as ripgrep does): a
+    compressed file, whatever its first bytes hold, or a NUL byte where ``--encoding`` does not say it is text."""
+    return compression(head) is not None or (options.encoding is None and is_binary(head))
 
 
 def _absolutized_into(source: Input, data: bytes, base: str, encoding: str | None, out: Output) -> bool:
