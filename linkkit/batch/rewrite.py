@@ -28,6 +28,7 @@ from ..sources.compressed import compression
 from ..sources.document import Document
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
+from ..sources.warc import is_warc
 from ..text.reference import Reference
 from ..text.stream import finditer_stream
 from ..uri.normalization import normalize
@@ -193,11 +194,11 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order; True when its
     text changed."""
     head = source.read(binary, SNIFF_SIZE)
-    packed = compression(head)
-    if packed is not None or (is_binary(head) and source.encoding is None):
+    kind = _container(head) or ("binary" if is_binary(head) and source.encoding is None else None)
+    if kind is not None:
         # Its bytes are no text: rewriting them as text would damage the file (rewrite -r passes over such files,
-        # but refuses a compressed one when it redacts or defangs: _treatment).
-        raise InputError(source.label, f"{packed + '-compressed' if packed else 'binary'}; not rewritten")
+        # but refuses a container when it redacts or defangs: _treatment).
+        raise InputError(source.label, f"{kind}; not rewritten")
     if not args.as_text and is_mail(source.name, head):
         return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out)
     if looks_like_html(source, head) and not args.as_text:
@@ -307,10 +308,11 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     None when it is left as it is (binary, or not of the command's kind)."""
     source = Input(path, options.encoding)
     if _skipped_binary(options, head):
-        packed = compression(head)
-        if packed is not None and options.command == "rewrite" and (redaction(options) is not None or options.defang):
+        container = _container(head)
+        secured = options.command == "rewrite" and (redaction(options) is not None or options.defang)
+        if container is not None and secured:
             # a redaction or defanging that passed over it would leave its secrets in the tree or mirror to share
-            raise InputError(path, f"{packed}-compressed; not rewritten")
+            raise InputError(path, f"{container}; not rewritten")
         return None
     base = retrieval_url(options.base_url, options.root, path) if options.base_url else None
     file_options = dataclasses.replace(options, base=base if base is not None else options.base)
@@ -332,10 +334,20 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     return lambda binary, out, messages: rewrite_text(source, binary, file_options, out, messages)
 
 
+def _container(head: bytes) -> str | None:
+    """What a file starting with *head* is when its bytes hold texts but are none (``gzip-compressed``, ``a web
+    archive``: rewritten as text, a stream or a record's Content-Length and digests would be broken), or None."""
+    packed = compression(head)
+    if packed is not None:
+        return f"{packed}-compressed"
+    return "a web archive" if is_warc(head) else None
+
+
 def _skipped_binary(options: TreeOptions, head: bytes) -> bool:
     """Whether a file starting with *head* is binary, left as it is and counted as skipped (as ripgrep does): a
-    compressed file, whatever its first bytes hold, or a NUL byte where ``--encoding`` does not say it is text."""
-    return compression(head) is not None or (options.encoding is None and is_binary(head))
+    compressed file or a web archive, whatever its first bytes hold, or a NUL byte where ``--encoding`` does not
+    say it is text."""
+    return _container(head) is not None or (options.encoding is None and is_binary(head))
 
 
 def _absolutized_into(source: Input, data: bytes, base: str, encoding: str | None, out: Output) -> bool:

@@ -861,6 +861,22 @@ def test_rewrite_refuses_binary_and_compressed_files_and_leaves_them_unchanged(
     assert {path: path.read_bytes() for path in before} == before
 
 
+def test_rewrite_refuses_a_web_archive_whose_records_it_would_corrupt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A record rewritten as text no longer has the length its Content-Length says (nor its digests): the archive
+    # read back was "truncated" at that record.
+    archive = tmp_path / "crawl.warc"
+    block = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nsee http://u:pw@h.example/?token=abcdef\n"
+    archive.write_bytes(b"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n"
+                        % (len(block), block))
+    before = archive.read_bytes()
+    for options in (["--angle"], ["--redact-query", "token", "--"], ["--defang"]):
+        assert cli.main(["rewrite", "--in-place", *options, str(archive)]) == 1
+        assert "crawl.warc: a web archive; not rewritten" in capsys.readouterr().err
+        assert archive.read_bytes() == before
+
+
 def test_an_unreadable_files_from_list_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for name in (str(tmp_path / "missing.txt"), str(tmp_path)):  # no such file; a folder
         with pytest.raises(SystemExit) as stopped:

@@ -298,7 +298,7 @@ def test_rewrite_r_counts_the_binary_files_it_leaves(
 
 
 @pytest.mark.parametrize("option", [["--redact"], ["--redact-query", "token", "--"], ["--defang"]])
-def test_a_redaction_or_defanging_in_batch_refuses_a_compressed_file_instead_of_passing_it_over(
+def test_a_redaction_or_defanging_in_batch_refuses_a_compressed_file_or_web_archive_instead_of_passing_it_over(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
 ) -> None:
     # A compressed log left as it is would keep its secrets in the tree, or in the mirror made to be shared.
@@ -306,14 +306,18 @@ def test_a_redaction_or_defanging_in_batch_refuses_a_compressed_file_instead_of_
     root.mkdir()
     packed = gzip.compress(b"GET http://u:pw@h.example/?token=1\n")
     (root / "old.log.gz").write_bytes(packed)
+    archive = b"WARC/1.1\r\nWARC-Type: resource\r\nContent-Type: text/plain\r\nContent-Length: 33\r\n\r\n"
+    (root / "crawl.warc").write_bytes(archive + b"GET http://u:pw@h.example/?sid=3\n\r\n\r\n")
     (root / "new.log").write_text("GET http://u:pw@h.example/?token=2\n")
     mirror = tmp_path / "clean"
     _, err = main(capsys, "rewrite", "-r", "-o", str(mirror), *option, str(root), status=1)
     assert f"{root / 'old.log.gz'}: gzip-compressed; not rewritten" in err
+    assert f"{root / 'crawl.warc'}: a web archive; not rewritten" in err
     assert sorted(os.listdir(mirror)) == ["new.log"]
     assert "pw@h.example/?token=2" not in (mirror / "new.log").read_text()
     _, err = main(capsys, "rewrite", "-r", "--in-place", *option, str(root), status=1)
     assert (root / "old.log.gz").read_bytes() == packed
+    assert (root / "crawl.warc").read_bytes().startswith(archive + b"GET http://u:pw@")
 
 
 def test_rewrite_r_streams_a_text_so_its_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
