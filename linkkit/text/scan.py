@@ -157,6 +157,14 @@ _ASCII_ALNUM = frozenset(ALPHA + DIGIT)
 _LOCAL_PART_CHARS = r"\p{L}\p{N}._%+\-"
 _LOCAL_PART_BACK = _Pattern(f"(?r)[{_LOCAL_PART_CHARS}]{{1,{MAX_LOCAL_PART}}}")
 _LOCAL_PART_CHAR = _Pattern(f"[{_LOCAL_PART_CHARS}]")
+# A local part broken across lines after a hyphen (RFC 2396 appendix E), read back from the start of its second line:
+# its first line's part, the hyphen and the whitespace around the line break (one, outside quoted mail).
+_WRAPPED_LOCAL_PART_BACK = _Pattern(
+    rf"(?r)[{_LOCAL_PART_CHARS}]{{1,{MAX_LOCAL_PART}}}{_class(''.join(HYPHEN_READINGS))}"
+    rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}"
+)
+_WRAPPED_LOCAL_REACH = MAX_LOCAL_PART + 1 + 2 * MAX_WRAP + 2
+_WRAP_WHITESPACE = frozenset(" \t\r\n")  # what may stand right before the second line's part
 # Before "www." or "ftp.": a character that would make it the middle of a word, a host, a path or a query.
 _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 
@@ -203,6 +211,8 @@ _FIRST_LABEL = _Pattern(_LABEL)
 _MORE_LABELS = _Pattern(rf"(?:\.{_LABEL}){{1,{_RUN_ITEMS}}}+")
 _HOST_END = _Pattern(r"[:/?#]|\Z")
 _LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
+# A domain's characters, labels and dots (RFC 1034 3.5), read up to a hyphen that may break its line.
+_DOMAIN_RUN = _Pattern(rf"[\p{{L}}\p{{N}}.\-]{{0,{_RUN_ITEMS}}}+")
 
 # --- triggers --------------------------------------------------------------------------------------------------
 
@@ -822,23 +832,70 @@ def _scheme_rejected_early(name: str, beginning: str, before: str) -> bool:
 def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan: _ScanState) -> _Candidate:
     low = max(floor, at - MAX_LOCAL_PART)
     local = _LOCAL_PART_BACK.match(text, low, at)
-    domain = _labels_after(text, _FIRST_LABEL.match(text, at + 1))  # a domain of two labels or more
+    first = _FIRST_LABEL.match(text, at + 1)
+    domain = _labels_after(text, first)  # a domain of two labels or more
     # A domain that fails may have been read up to a label's 63 characters and the dot after it.
     horizon = at + _MAX_LABEL + 3 if domain is None else domain + 2
+    read = domain if domain is not None else at + 1 if first is None else int(first.end())
+    wrapped = read < len(text) and text[read] in HYPHEN_READINGS
+    if wrapped:
+        domain, horizon = _wrapped_domain(text, at, _quoted_line(text, at))
     if local is None or domain is None:
         return None, horizon
     start = local.start()
     if start == low and low > floor and _LOCAL_PART_CHAR.match(text, low - 1) is not None:
         return None, horizon  # a local-part longer than RFC 5321 allows
+    if start > low and text[start - 1] in _WRAP_WHITESPACE:
+        first_line = _wrapped_local_part(text, start, floor, at)
+        if first_line is not None:
+            start, wrapped = first_line, True
     while start < at and text[start] == ".":
         start += 1  # RFC 5322 3.2.3: a dot-atom neither begins nor ends with "."
     end = domain
     if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
         return None, horizon
-    if ".." in text[start:at]:
+    raw = text[start:end]
+    uri = "mailto:" + (_cleaned(raw) if wrapped else raw)
+    if ".." in uri:
         return None, horizon  # RFC 5322 3.2.3: nor has two dots in a row -- "a..b@" is no address, not "b@" either
+    alternatives = _alternatives(raw, uri, "mailto:") if wrapped else ()
     extent = _enclosed(text, start, end, horizon)
-    return _reference(text, extent, "mailto:" + text[start:end], "email", (), scan.base), extent.horizon
+    return _reference(text, extent, uri, "email", alternatives, scan.base), extent.horizon
+
+
+def _wrapped_local_part(text: str, start: int, floor: int, at: int) -> int | None:
+    """Where the local part that starts a line at *start* begins when the line before ends with its first part and a
+    hyphen (RFC 2396 appendix E; man pages print "<net-\\n       dev@vger.kernel.org>"), or None."""
+    wrap = _WRAPPED_LOCAL_PART_BACK.match(text, max(floor, start - _WRAPPED_LOCAL_REACH), start)
+    if wrap is None or len(_cleaned(text[wrap.start() : at])) > MAX_LOCAL_PART:
+        return None
+    return int(wrap.start())
+
+
+def _wrapped_domain(text: str, at: int, quoted: bool) -> tuple[int | None, int]:
+    """Where the domain after the "@" at *at* ends when its line breaks after a hyphen inside it (RFC 2396 appendix E;
+    man pages print "<rotty@de-\\n       bian.org>"), read as ``.uri`` reads it (RFC 1034 3.5: two labels or more),
+    or None; and the horizon of that decision."""
+    pieces: list[tuple[int, int]] = []  # the domain's characters on each line, less a typesetter's hyphen
+    pos = at + 1
+    while True:
+        end = _run_end(_DOMAIN_RUN, text, pos, len(text))
+        hyphen_end = _hyphen_end(text, pos, end) if end < len(text) else None
+        resume = None if hyphen_end is None else _continuation(text, hyphen_end, len(text), quoted)
+        pieces.append((pos, end))
+        if resume is None or _FIRST_LABEL.match(text, resume) is None:
+            break
+        pos = resume
+    horizon = end + _HYPHEN_WRAP_REACH + 1
+    read = "".join(text[start:stop] for start, stop in pieces)
+    domain = _labels_after(read, _FIRST_LABEL.match(read))
+    if domain is None:
+        return None, horizon
+    for start, stop in pieces[:-1]:  # the line that holds the domain's end
+        if domain <= stop - start:
+            return start + domain, horizon
+        domain -= stop - start
+    return pieces[-1][0] + domain, horizon
 
 
 def _reference(
