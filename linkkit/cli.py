@@ -571,7 +571,7 @@ def _check_base(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
 
 
 def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
-    from .batch.rewrite import absolutized, mail_absolutizer, rewrite_messages
+    from .batch.rewrite import absolutized, container, mail_absolutizer, rewrite_messages
     from .mail.mailbox import messages_after
     from .sources.inputs import is_mail
 
@@ -589,6 +589,9 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
             with source.open_binary() as binary:
                 opened = os.fstat(binary.fileno()) if args.in_place else None  # as the file replaced was read
                 head = source.read(binary, SNIFF_SIZE)
+                kind = container(head)
+                if kind is not None:  # its records or its stream would be broken (a record's Content-Length)
+                    raise InputError(source.label, f"{kind}; not rewritten")
                 if is_mail(source.name, head):
                     messages = messages_after(head, binary, source.label)
                     if out is not None:

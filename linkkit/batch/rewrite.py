@@ -194,7 +194,7 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order; True when its
     text changed."""
     head = source.read(binary, SNIFF_SIZE)
-    kind = _container(head) or ("binary" if is_binary(head) and source.encoding is None else None)
+    kind = container(head) or ("binary" if is_binary(head) and source.encoding is None else None)
     if kind is not None:
         # Its bytes are no text: rewriting them as text would damage the file (rewrite -r passes over such files,
         # but refuses a container when it redacts or defangs: _treatment).
@@ -308,11 +308,11 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     None when it is left as it is (binary, or not of the command's kind)."""
     source = Input(path, options.encoding)
     if _skipped_binary(options, head):
-        container = _container(head)
+        kind = container(head)
         secured = options.command == "rewrite" and (redaction(options) is not None or options.defang)
-        if container is not None and secured:
+        if kind is not None and secured:
             # a redaction or defanging that passed over it would leave its secrets in the tree or mirror to share
-            raise InputError(path, f"{container}; not rewritten")
+            raise InputError(path, f"{kind}; not rewritten")
         return None
     base = retrieval_url(options.base_url, options.root, path) if options.base_url else None
     file_options = dataclasses.replace(options, base=base if base is not None else options.base)
@@ -334,7 +334,7 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     return lambda binary, out, messages: rewrite_text(source, binary, file_options, out, messages)
 
 
-def _container(head: bytes) -> str | None:
+def container(head: bytes) -> str | None:
     """What a file starting with *head* is when its bytes hold texts but are none (``gzip-compressed``, ``a web
     archive``: rewritten as text, a stream or a record's Content-Length and digests would be broken), or None."""
     packed = compression(head)
@@ -347,7 +347,7 @@ def _skipped_binary(options: TreeOptions, head: bytes) -> bool:
     """Whether a file starting with *head* is binary, left as it is and counted as skipped (as ripgrep does): a
     compressed file or a web archive, whatever its first bytes hold, or a NUL byte where ``--encoding`` does not
     say it is text."""
-    return _container(head) is not None or (options.encoding is None and is_binary(head))
+    return container(head) is not None or (options.encoding is None and is_binary(head))
 
 
 def _absolutized_into(source: Input, data: bytes, base: str, encoding: str | None, out: Output) -> bool:

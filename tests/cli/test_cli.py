@@ -877,6 +877,29 @@ def test_rewrite_refuses_a_web_archive_whose_records_it_would_corrupt(
         assert archive.read_bytes() == before
 
 
+def test_absolutize_refuses_a_web_archive_and_a_compressed_file_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Made absolute as HTML, a WARC's records lost the lengths their Content-Length says (the archive read back had
+    # "Invalid WARC header" errors), against a base none of its records was retrieved from; a gzip page came out as
+    # it went in, with status 0.
+    block = b'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<a href="page.html">p</a>'
+    archive = tmp_path / "crawl.warc"
+    archive.write_bytes(b"WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: http://a.example/\r\n"
+                        b"Content-Length: %d\r\n\r\n%s\r\n\r\n" % (len(block), block))
+    packed = tmp_path / "page.html.gz"
+    packed.write_bytes(gzip.compress(b'<a href="page.html">p</a>'))
+    page = tmp_path / "page.html"
+    page.write_text('<a href="page.html">p</a>')
+    before = {path: path.read_bytes() for path in (archive, packed)}
+    argv = ["absolutize", "--base", "https://b.example/", "--in-place", str(archive), str(packed), str(page)]
+    assert cli.main(argv) == 1
+    err = capsys.readouterr().err
+    assert "crawl.warc: a web archive; not rewritten" in err and "page.html.gz: gzip-compressed; not rewritten" in err
+    assert {path: path.read_bytes() for path in before} == before
+    assert page.read_text() == '<a href="https://b.example/page.html">p</a>'
+
+
 def test_an_unreadable_files_from_list_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for name in (str(tmp_path / "missing.txt"), str(tmp_path)):  # no such file; a folder
         with pytest.raises(SystemExit) as stopped:
