@@ -80,6 +80,8 @@ _INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]+
 # What a host name is made of (RFC 1034 3.5, with the Unicode letters of IDNs): letters, digits, "-" and ".".
 _NOT_HOST_NAME = regex.compile(r"[^\p{L}\p{N}.\-]")
 _LETTERS = regex.compile(r"\p{L}{2,63}")
+# A URL written as a userinfo: a scheme, ":" and two slashes or backslashes (``http://bank.example/login@evil``).
+_URL_START = regex.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[/\\]{2}")
 # WHATWG URL Standard, basic URL parser: "remove any leading and trailing C0 control or space", "remove all ASCII
 # tab or newline"; then the scheme state reads ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":" (RFC 3986 3.1).
 _C0_OR_SPACE = "".join(chr(c) for c in range(0x21))
@@ -179,18 +181,25 @@ def _authority_flags(uri: str, start: int, end: int) -> list[Flag]:
 
 
 def _host_or_url_like(userinfo: str) -> str | None:
-    """What makes a userinfo look like a host or a URL (RFC 3986 7.6), or None: its user part percent-decoded is a
-    host name (``www.example.com``), a dotted IPv4 form, or it holds a "/" (a path, a URL); a userinfo that holds
-    an "@" is itself read as an authority, its part after that "@" judged (``user:pw@www.bank.example@evil``)."""
+    """What makes a userinfo look like a host or a URL (RFC 3986 7.6), or None: percent-decoded, it is a URL
+    (``http://bank.example/login``), or a user part (before any ":", which a password follows) holds a "/" (a path:
+    ``a.example/``), is a host name (``www.example.com``) or a dotted IPv4 form. A userinfo that holds an "@" is
+    read as an authority itself, the user part after that "@" judged too (``user:pw@www.bank.example@evil``). A
+    password is never judged nor returned: its "/" or dots are no disguise (``user:a/b.c@``)."""
     decoded = percent_decode(userinfo, errors="replace")
-    if "/" in decoded or "\\" in decoded:
-        return decoded.partition("@")[0] if "@" in decoded else decoded
-    user = decoded.rpartition("@")[2].partition(":")[0]
-    name = _host_name_start(user)
-    if name is not None:
-        return name
-    if "." in user and (IPV4ADDRESS.fullmatch(user) or inet_aton(user) is not None):
-        return user
+    if _URL_START.match(decoded):
+        return decoded.partition("@")[0]
+    users = [decoded.partition(":")[0]]
+    if "@" in decoded:
+        users.append(decoded.rpartition("@")[2].partition(":")[0])
+    for user in users:
+        if "/" in user or "\\" in user:
+            return user.partition("@")[0]
+        name = _host_name_start(user)
+        if name is not None:
+            return name
+        if "." in user and (IPV4ADDRESS.fullmatch(user) or inet_aton(user) is not None):
+            return user
     return None
 
 

@@ -94,8 +94,15 @@ def test_flags_are_in_uri_order_and_cite_a_section() -> None:
         assert "\n" not in flag.reason
 
 
-def test_no_flag_repeats_the_password() -> None:
-    for flag in flags("http://alice:hunter2@www.bank.example@evil.example/"):
+@pytest.mark.parametrize("uri", [
+    "http://alice:hunter2@www.bank.example@evil.example/",
+    "http://bank.example%2F:hunter2@evil.example/",  # the user part holds the "/", the password follows it
+    "http://alice:hunter2%2F@evil.example/",
+    "http://alice:hunter2%5C@evil.example/",
+    "http://a:hunter2%2F@b@evil.example/",
+])
+def test_no_flag_repeats_the_password(uri: str) -> None:
+    for flag in flags(uri):
         assert "hunter2" not in flag.reason
         assert "hunter2" not in (flag.detail or "")
 
