@@ -160,9 +160,12 @@ def mail_rewriter(args: Any) -> Callable[[bytes], bytes]:
         kind = "url" if link.source == "html-attr" else written_kind(link.raw, link.uri)
         return secured(text, link.uri, kind, args, masks)
 
+    # redacting or defanging reaches an anchor's text too: the address it shows is the one made safe
+    anchors = masks is not None or getattr(args, "defang", False)
+
     def rewritten(data: bytes) -> bytes:
         return mail.rewrite(data, replace, base_url=getattr(args, "base", None), abbreviated=args.abbreviated,
-                            emails=args.emails)
+                            emails=args.emails, anchors=anchors)
 
     return rewritten
 
@@ -235,11 +238,12 @@ def html_replacement(args: Any) -> Callable[[html.Link], str]:
 
 
 def rewrite_html(source: Input, data: bytes, args: Any, out: Output) -> bool:
-    """``rewrite --defang`` / ``--redact`` of an HTML document: its attribute values and visible-text references
-    replaced where they are (:func:`linkkit.html.rewrite`), every other byte copied; True when it changed."""
+    """``rewrite --defang`` / ``--redact`` of an HTML document: its attribute values and visible-text references,
+    an anchor's text included, replaced where they are (:func:`linkkit.html.rewrite`), every other byte copied;
+    True when it changed."""
     try:
         new = html.rewrite(data, html_replacement(args), encoding=source.encoding, text=True,
-                           abbreviated=args.abbreviated, emails=args.emails)
+                           abbreviated=args.abbreviated, emails=args.emails, anchors=True)
     except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
         raise InputError(source.label, str(error)) from None
     out.write(new)

@@ -110,7 +110,8 @@ def _resolved(
     scan = _scan(prepared.view, codec)
     found, base_hrefs, readings = scan.found, scan.base_hrefs, {}
     if text is not None:
-        visible = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails)
+        visible = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails,
+                             anchors=text.anchors)
         if visible:
             order = sorted(range(len(found) + len(visible)),
                            key=lambda i: found[i].span if i < len(found) else visible[i - len(found)][0].span)
@@ -144,6 +145,7 @@ class TextOptions(NamedTuple):
 
     abbreviated: bool = True
     emails: bool = False
+    anchors: bool = False  # the text of an <a href> too
 
 
 def links(
@@ -154,6 +156,7 @@ def links(
     text: bool = False,
     abbreviated: bool = True,
     emails: bool = False,
+    anchors: bool = False,
 ) -> list[Link]:
     """Every URL of an HTML *document* in document order, resolved against its base (RFC 3986 5.1.1, 5.2).
 
@@ -161,13 +164,14 @@ def links(
     With *text*, the references written in the visible text are found too, by the plain-text scanner's policy
     (*abbreviated* and *emails* are its options): a Link with tag ``#text``, attr the scanner's delimiter (so
     ``where`` is ``"#text bare"``), ``raw`` the text with its character references decoded, ``uri`` the scanner's
-    reading (never resolved: ``base`` is None), and a span over the written form.
+    reading (never resolved: ``base`` is None), and a span over the written form. The text of an ``<a href>`` is
+    passed over (its ``href`` is the link), unless *anchors*.
     """
-    return _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails)).links()
+    return _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails, anchors)).links()
 
 
-def _text_options(text: bool, abbreviated: bool, emails: bool) -> TextOptions | None:
-    return TextOptions(abbreviated, emails) if text else None
+def _text_options(text: bool, abbreviated: bool, emails: bool, anchors: bool) -> TextOptions | None:
+    return TextOptions(abbreviated, emails, anchors) if text else None
 
 
 def _held(value: str, kind: str) -> str:
@@ -232,6 +236,7 @@ def rewrite(
     text: bool = False,
     abbreviated: bool = True,
     emails: bool = False,
+    anchors: bool = False,
 ) -> Document:
     """*document* with each URL replaced by ``repl(link)``; every other byte is copied as it is.
 
@@ -239,9 +244,11 @@ def rewrite(
     document's encoding, escaped only as its place needs (``&`` and the quote in attributes; CSS escapes in
     CSS; a numeric character reference for a character the encoding lacks; an unquoted value gets quotes only
     when it must). The result has the type of *document*. With *text*, the references of the visible text are
-    links too (see :func:`links`); a new value there is written as text (``&``, ``<``, ``>`` escaped).
+    links too (see :func:`links`); a new value there is written as text (``&``, ``<``, ``>`` escaped). With
+    *anchors* too, the text of an ``<a href>`` is read as well: a rewriting that must reach every URL written
+    (redaction, defanging) changes ``<a href="http://u:pw@h/">http://u:pw@h/</a>`` in both places.
     """
-    resolved = _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails))
+    resolved = _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails, anchors))
     codec, edits = _edits(resolved, [repl(link) for link in resolved.links()])
     del resolved  # the decoded text and the URLs found are not needed to write: not held while the output grows
     return _apply(document, codec, edits)

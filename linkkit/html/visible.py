@@ -4,7 +4,8 @@ with the plain-text scanner's policy (``links(..., text=True)``).
 The visible text is the text the tokenizer yields outside markup, with character references decoded (13.2.5.72),
 except in comments, ``<script>``, ``<style>``, ``<title>``, ``<template>`` (inert), ``<iframe>``, ``<noembed>`` and
 ``<noframes>`` (fallback content), and except the text of an ``<a href>``: an anchor's text is not scanned, its
-``href`` is the link.  ``<textarea>`` (RCDATA), ``<xmp>`` and what follows ``<plaintext>`` (raw text) are shown,
+``href`` is the link (unless *anchors* is asked for: a rewriting that must reach every URL written, redaction and
+defanging, reads it too).  ``<textarea>`` (RCDATA), ``<xmp>`` and what follows ``<plaintext>`` (raw text) are shown,
 so they are scanned.  A tag ends a reference: each run of text between two tags is read on its own.  Spans point
 into the document and cover a reference's written form (``&amp;`` and all).
 """
@@ -27,8 +28,9 @@ _TEMPLATE_END = re.compile(r"</template(?=[\t\n\f\r />])", re.IGNORECASE)
 _SEPARATOR = "\x00"
 
 
-def visible_runs(view: str) -> Iterator[tuple[int, int, bool]]:
-    """(start, end, references are decoded) of each run of visible text of *view*, in document order."""
+def visible_runs(view: str, *, anchors: bool = False) -> Iterator[tuple[int, int, bool]]:
+    """(start, end, references are decoded) of each run of visible text of *view*, in document order; the text of
+    an ``<a href>`` only with *anchors*."""
     position = 0
     in_anchor = False
     length = len(view)
@@ -45,7 +47,7 @@ def visible_runs(view: str) -> Iterator[tuple[int, int, bool]]:
         if kind == "close":
             tag = match.group("start").lower()
             if tag == "a":
-                in_anchor = "href" in _attributes(view, match.start("attrs"), position)
+                in_anchor = not anchors and "href" in _attributes(view, match.start("attrs"), position)
             elif tag == "script":
                 position = _script_end(view, position)
             elif tag == "template":
@@ -71,14 +73,15 @@ def visible_runs(view: str) -> Iterator[tuple[int, int, bool]]:
             return
 
 
-def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool) -> list[tuple[_Found, str]]:
+def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
+               anchors: bool = False) -> list[tuple[_Found, str]]:
     """The references of the visible text of *view* (a document as the tokenizer reads it, *codec* its encoding
-    when it holds bytes), each as a found URL of kind TEXT (tag ``#text``, attr the scanner's delimiter) and the
-    scanner's reading of it."""
+    when it holds bytes; the text of an ``<a href>`` with *anchors*), each as a found URL of kind TEXT (tag
+    ``#text``, attr the scanner's delimiter) and the scanner's reading of it."""
     pieces: list[str] = []
     runs: list[tuple[int, int, int, list[int] | None]] = []  # scanned offset, view start, view end, offsets
     scanned = 0
-    for start, end, references in visible_runs(view):
+    for start, end, references in visible_runs(view, anchors=anchors):
         text, offsets = _decode(view, start, end, codec, references)
         runs.append((scanned, start, end, offsets))
         pieces.append(text)

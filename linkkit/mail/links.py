@@ -167,9 +167,10 @@ def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | En
 
 
 def part_links(
-    part: TextPart, ids: dict[str, str], *, abbreviated: bool = True, emails: bool = False
+    part: TextPart, ids: dict[str, str], *, abbreviated: bool = True, emails: bool = False, anchors: bool = False
 ) -> list[MailLink]:
-    """The links of one decoded text part, in text order."""
+    """The links of one decoded text part, in text order; in HTML, the text of an ``<a href>`` too with *anchors*
+    (:func:`linkkit.html.links`)."""
     entity, text, fallback = part.entity, part.decoded.text, part.decoded.fallback
     ctype, number = entity.content_type, entity.part
     found: list[MailLink] = []
@@ -180,7 +181,8 @@ def part_links(
                          _target(ref.uri, ids), ref)
             )
         return found
-    for link in linkkit.html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails):
+    for link in linkkit.html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails,
+                                   anchors=anchors):
         if link.tag == "#text":  # a reference in the visible text: where is the scanner's delimiter
             found.append(MailLink(link.uri, link.raw, link.span(), link.attr or "bare", number, ctype, "html-text",
                                   link.kind, None, fallback, _target(link.uri, ids), link))

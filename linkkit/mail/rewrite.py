@@ -45,7 +45,8 @@ def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
     return "".join(pieces)
 
 
-def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], options: ScanOptions) -> str:
+def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], options: ScanOptions,
+                    anchors: bool) -> str:
     """The part's text with the links of *found* whose index is in *new* replaced."""
     text = part.decoded.text
     if part.entity.content_type == "text/plain":
@@ -54,11 +55,12 @@ def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], 
     # those of part_links, told apart by their span.
     by_span = {found[i].span(): value for i, value in new.items()}
     return linkkit.html.rewrite(text, lambda link: by_span.get(link.span(), link.raw), base_url=part.base, text=True,
-                        abbreviated=options.abbreviated, emails=options.emails)
+                                abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
 
 
-def _part_edit(part: TextPart, ids: dict[str, str], repl: Repl | str, options: ScanOptions) -> Edit | None:
-    found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails)
+def _part_edit(part: TextPart, ids: dict[str, str], repl: Repl | str, options: ScanOptions,
+               anchors: bool) -> Edit | None:
+    found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
     new: dict[int, str] = {}
     for index, link in enumerate(found):
         value = repl if isinstance(repl, str) else repl(link)
@@ -68,7 +70,7 @@ def _part_edit(part: TextPart, ids: dict[str, str], repl: Repl | str, options: S
             new[index] = _fitted(value, part)
     if not new:
         return None
-    text = _rewritten_text(part, found, new, options)
+    text = _rewritten_text(part, found, new, options, anchors)
     if text == part.decoded.text:
         return None
     data = encode_text(text, part.decoded)
@@ -115,10 +117,13 @@ def rewrite(
     base_url: str | None = None,
     abbreviated: bool = True,
     emails: bool = False,
+    anchors: bool = False,
 ) -> bytes:
     """*message* with each link of its text parts replaced by ``repl(link)`` (or the string *repl*), a link being
     a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone;
-    header fields are never rewritten.  An ``email.message.Message`` is serialized first.
+    header fields are never rewritten.  An ``email.message.Message`` is serialized first.  With *anchors*, the
+    text of an HTML part's ``<a href>`` is read as well (:func:`linkkit.html.rewrite`), as redaction and
+    defanging need.
     """
     reading = read(message)
     ids = content_ids(reading.root)
@@ -127,7 +132,7 @@ def rewrite(
     for item in text_parts(reading, base_url):
         if isinstance(item, Entity):
             continue
-        edit = _part_edit(item, ids, repl, options)
+        edit = _part_edit(item, ids, repl, options, anchors)
         if edit is not None:
             leaf_edits[id(item.entity)] = edit
     if not leaf_edits:

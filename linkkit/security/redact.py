@@ -121,15 +121,16 @@ def redact_text(text: str, *, redaction: Redaction, abbreviated: bool = True, em
 
 def redact_html(document: Document, *, redaction: Redaction, encoding: str | None = None) -> Document:
     """An HTML *document* (str or bytes) with every URL it holds redacted in place, the links of its visible text
-    too (:func:`linkkit.html.rewrite`); every other byte is copied."""
+    too, an anchor's text included (:func:`linkkit.html.rewrite`): a secret shown is a secret leaked. Every other
+    byte is copied."""
     from .. import html
 
-    return html.rewrite(document, replacer(redaction), encoding=encoding, text=True)
+    return html.rewrite(document, replacer(redaction), encoding=encoding, text=True, anchors=True)
 
 
 def redact_message(message: bytes | email.message.Message, *, redaction: Redaction) -> bytes:
-    """A message with every link of its text parts redacted in place (:func:`linkkit.mail.rewrite`): a part
-    without a secret, headers and attachments are copied byte for byte."""
+    """A message with every link of its text parts redacted in place, an HTML anchor's text included
+    (:func:`linkkit.mail.rewrite`): a part without a secret, headers and attachments are copied byte for byte."""
     from .. import mail
 
-    return mail.rewrite(message, replacer(redaction))
+    return mail.rewrite(message, replacer(redaction), anchors=True)

@@ -41,6 +41,18 @@ def test_visible_text_references(document: str, uris: str) -> None:
     assert all(link.tag != "#text" for link in html.links(text))
 
 
+def test_an_anchors_text_is_read_only_when_asked_for() -> None:
+    document = '<a href="http://a.example/">see http://a.example/ &amp; www.b.example</a> http://c.example/'
+    assert [link.uri for link in html.links(document, text=True) if link.tag == "#text"] == ["http://c.example/"]
+    found = [link for link in html.links(document, text=True, anchors=True) if link.tag == "#text"]
+    assert [(link.uri, link.span()) for link in found] == [
+        ("http://a.example/", (32, 49)), ("http://www.b.example", (56, 69)), ("http://c.example/", (74, 91))]
+    new = html.rewrite(document, lambda link: link.uri.upper(), text=True, anchors=True)
+    assert new == ('<a href="HTTP://A.EXAMPLE/">see HTTP://A.EXAMPLE/ &amp; HTTP://WWW.B.EXAMPLE</a> '
+                   "HTTP://C.EXAMPLE/")
+    assert html.rewrite(document, lambda link: link.uri.upper(), text=True).count("http://a.example/") == 1
+
+
 def test_text_links_merge_with_attribute_links_in_document_order() -> None:
     document = '<base href="http://b.example/"><p>see http://one.example/ <img src="i.png"> www.example.org/two'
     links = html.links(document, text=True)

@@ -101,6 +101,19 @@ def test_rewrite_html_is_rewritten_as_html(capsys: pytest.CaptureFixture[str], f
     assert run(capsys, "rewrite", "--redact", str(files["html"])).encode() == HTML.replace(b"u:pw@", b"u:***@")
 
 
+@pytest.mark.parametrize("name", ["page.html", "message.eml"])
+def test_rewrite_reaches_the_address_an_anchor_shows(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                     name: str) -> None:
+    shown = b'<a href="http://u:pw@h.example/?sid=1">http://u:pw@h.example/?sid=1</a>\n'
+    head = b"" if name.endswith(".html") else b"From: a@example.org\nContent-Type: text/html\n\n"
+    path = tmp_path / name
+    path.write_bytes(head + shown)
+    out = run(capsys, "rewrite", "--redact-query", "sid", "--", str(path))
+    assert out.encode() == head + shown.replace(b"u:pw@", b"u:***@").replace(b"sid=1", b"sid=***")
+    out = run(capsys, "rewrite", "--defang", str(path))
+    assert out.encode() == head + shown.replace(b"http://u:pw@h.example/", b"hxxp://u:pw[@]h[.]example/")
+
+
 def test_rewrite_mail_in_place(capsys: pytest.CaptureFixture[str], files: dict[str, Path]) -> None:
     run(capsys, "rewrite", "--in-place", "--redact-query", "token", "--", str(files["mail"]))
     new = files["mail"].read_bytes()

@@ -63,6 +63,16 @@ def test_redact_html_writes_each_value_for_its_place_and_copies_every_other_byte
     assert redact_html(clean, redaction=TOKEN) is clean or redact_html(clean, redaction=TOKEN) == clean
 
 
+def test_a_secret_shown_as_an_anchors_text_is_redacted_with_its_href() -> None:
+    # issue 12: "in text, HTML and mail": the anchor's text shows the same password and token as its href
+    document = '<a href="http://u:pw@h.example/?token=1">http://u:pw@h.example/?token=1</a>'
+    expected = '<a href="http://u:***@h.example/?token=***">http://u:***@h.example/?token=***</a>'
+    assert redact_html(document, redaction=TOKEN) == expected
+    message = (b"From: a@example.org\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"
+               + document.encode() + b"\r\n")
+    assert redact_message(message, redaction=TOKEN) == message.replace(document.encode(), expected.encode())
+
+
 def test_redact_message_reencodes_only_the_part_with_a_secret() -> None:
     plain = "Reset: https://mail.example/reset?token=s3cr3t&u=7 \u00e9t\u00e9\r\n"
     body = binascii.b2a_qp(plain.encode("utf-8"), istext=True)
