@@ -227,7 +227,7 @@ def _mail_rows(document: Document, data: bytes, options: ExtractOptions, message
     problems: list[mail.Problem] = []
     try:
         found = mail.links(data, base_url=options.base, headers=options.headers, abbreviated=options.abbreviated,
-                           emails=options.emails, on_problem=problems.append)
+                           emails=options.emails, on_problem=problems.append, refang=options.refang)
     except (LookupError, ValueError) as error:
         raise InputError(document.name, f"message {index}: {error}") from None
     messages.extend(f"linkkit: {document.name}: message {index}: warning: {problem}" for problem in problems)

@@ -111,7 +111,7 @@ def _resolved(
     found, base_hrefs, readings = scan.found, scan.base_hrefs, {}
     if text is not None:
         visible = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails,
-                             anchors=text.anchors)
+                             anchors=text.anchors, refang=text.refang)
         if visible:
             order = sorted(range(len(found) + len(visible)),
                            key=lambda i: found[i].span if i < len(found) else visible[i - len(found)][0].span)
@@ -146,6 +146,7 @@ class TextOptions(NamedTuple):
     abbreviated: bool = True
     emails: bool = False
     anchors: bool = False  # the text of an <a href> too
+    refang: bool = False  # defanged spellings read back (linkkit.finditer's refang)
 
 
 def links(
@@ -157,6 +158,7 @@ def links(
     abbreviated: bool = True,
     emails: bool = False,
     anchors: bool = False,
+    refang: bool = False,
 ) -> list[Link]:
     """Every URL of an HTML *document* in document order, resolved against its base (RFC 3986 5.1.1, 5.2).
 
@@ -165,13 +167,16 @@ def links(
     (*abbreviated* and *emails* are its options): a Link with tag ``#text``, attr the scanner's delimiter (so
     ``where`` is ``"#text bare"``), ``raw`` the text with its character references decoded, ``uri`` the scanner's
     reading (never resolved: ``base`` is None), and a span over the written form. The text of an ``<a href>`` is
-    passed over (its ``href`` is the link), unless *anchors*.
+    passed over (its ``href`` is the link), unless *anchors*. With *refang*, the visible text's defanged
+    spellings are read back (``hxxps://evil[.]example/``; :func:`linkkit.finditer`).
     """
-    return _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails, anchors)).links()
+    options = _text_options(text, abbreviated, emails, anchors, refang)
+    return _resolved(document, base_url, encoding, options).links()
 
 
-def _text_options(text: bool, abbreviated: bool, emails: bool, anchors: bool) -> TextOptions | None:
-    return TextOptions(abbreviated, emails, anchors) if text else None
+def _text_options(text: bool, abbreviated: bool, emails: bool, anchors: bool,
+                  refang: bool = False) -> TextOptions | None:
+    return TextOptions(abbreviated, emails, anchors, refang) if text else None
 
 
 def _held(value: str, kind: str) -> str:

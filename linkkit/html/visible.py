@@ -73,11 +73,12 @@ def visible_runs(view: str, *, anchors: bool = False) -> Iterator[tuple[int, int
             return
 
 
-def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
-               anchors: bool = False) -> list[tuple[_Found, str]]:
+def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool, anchors: bool = False,
+               refang: bool = False) -> list[tuple[_Found, str]]:
     """The references of the visible text of *view* (a document as the tokenizer reads it, *codec* its encoding
     when it holds bytes; the text of an ``<a href>`` with *anchors*), each as a found URL of kind TEXT (tag
-    ``#text``, attr the scanner's delimiter) and the scanner's reading of it."""
+    ``#text``, attr the scanner's delimiter) and the scanner's reading of it (defanged spellings read back with
+    *refang*, :func:`linkkit.finditer`)."""
     pieces: list[str] = []
     runs: list[tuple[int, int, int, list[int] | None]] = []  # scanned offset, view start, view end, offsets
     scanned = 0
@@ -98,7 +99,7 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
     from ..text.scan import finditer  # the scanner loaded only by text=True: a run over HTML links needs none of it
 
     found = []
-    for ref in finditer("".join(pieces), abbreviated=abbreviated, emails=emails):
+    for ref in finditer("".join(pieces), abbreviated=abbreviated, emails=emails, refang=refang):
         if _SEPARATOR in ref.raw:
             continue
         span = (position(ref.start(), is_end=False), position(ref.end(), is_end=True))

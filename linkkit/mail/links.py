@@ -167,22 +167,23 @@ def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | En
 
 
 def part_links(
-    part: TextPart, ids: dict[str, str], *, abbreviated: bool = True, emails: bool = False, anchors: bool = False
+    part: TextPart, ids: dict[str, str], *, abbreviated: bool = True, emails: bool = False, anchors: bool = False,
+    refang: bool = False,
 ) -> list[MailLink]:
     """The links of one decoded text part, in text order; in HTML, the text of an ``<a href>`` too with *anchors*
-    (:func:`linkkit.html.links`)."""
+    (:func:`linkkit.html.links`); defanged spellings of the text read back with *refang*."""
     entity, text, fallback = part.entity, part.decoded.text, part.decoded.fallback
     ctype, number = entity.content_type, entity.part
     found: list[MailLink] = []
     if ctype == "text/plain":
-        for ref in linkkit.finditer(text, abbreviated=abbreviated, emails=emails):
+        for ref in linkkit.finditer(text, abbreviated=abbreviated, emails=emails, refang=refang):
             found.append(
                 MailLink(ref.uri, ref.raw, ref.span(), ref.delimiter, number, ctype, "text", ref.kind, None, fallback,
                          _target(ref.uri, ids), ref)
             )
         return found
     for link in linkkit.html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails,
-                                   anchors=anchors):
+                                   anchors=anchors, refang=refang):
         if link.tag == "#text":  # a reference in the visible text: where is the scanner's delimiter
             found.append(MailLink(link.uri, link.raw, link.span(), link.attr or "bare", number, ctype, "html-text",
                                   link.kind, None, fallback, _target(link.uri, ids), link))
@@ -238,14 +239,16 @@ def links(
     abbreviated: bool = True,
     emails: bool = False,
     on_problem: Callable[[Problem], None] | None = None,
+    refang: bool = False,
 ) -> list[MailLink]:
     """Every link of *message* (the bytes of an RFC 5322 message, or an ``email.message.Message``), in MIME order.
 
     Every text/plain and text/html leaf is read, both alternatives of a multipart/alternative and the parts of
     attached messages too; ``headers`` adds the URLs of the List-* and Archived-At fields; ``unique`` keeps the
     first occurrence of each absolute URL; *base_url* is where the message was retrieved from (the last base of
-    RFC 2557 5).  *abbreviated* and *emails* are the plain-text scanner's options.  What was wrong with the message
-    goes to *on_problem*; a malformed part never stops the others.
+    RFC 2557 5).  *abbreviated*, *emails* and *refang* are the plain-text scanner's options (*refang*: a threat
+    report's ``hxxps://evil[.]example/`` read as ``https://evil.example/``).  What was wrong with the message goes
+    to *on_problem*; a malformed part never stops the others.
     """
     reading = read(message)
     ids = content_ids(reading.root)
@@ -255,7 +258,7 @@ def links(
             if headers:
                 found.extend(header_links(item, ids))
         else:
-            found.extend(part_links(item, ids, abbreviated=abbreviated, emails=emails))
+            found.extend(part_links(item, ids, abbreviated=abbreviated, emails=emails, refang=refang))
     if on_problem is not None:
         for problem in reading.problems:
             on_problem(problem)

@@ -949,6 +949,25 @@ def test_redact_query_takes_its_names_and_leaves_the_files_after_them(
     assert path.read_text(encoding="utf-8") == QUERY_TEXT  # written to standard output, the file untouched
 
 
+@pytest.mark.parametrize("part", [
+    b"Content-Type: text/plain\n\nIOC: hxxps://evil[.]example/a and http://ok.example/b\n",
+    b"Content-Type: text/html\n\n<p>IOC: hxxps://evil[.]example/a &amp; <a href=http://ok.example/b>b</a>\n",
+])
+def test_extract_refang_reads_a_messages_text_parts_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], part: bytes
+) -> None:
+    # an analyst's reports come by mail: a message's plain text and an HTML part's visible text are refanged alike
+    path = write(tmp_path, "report.eml", b"From: a@example.org\nSubject: IOC\n" + part)
+    assert cli.main(["extract", "--refang", "--format", "jsonl", str(path)]) == 0
+    records = [json.loads(text) for text in capsys.readouterr().out.splitlines()]
+    assert [(r["raw"], r["uri"]) for r in records] == [
+        ("hxxps://evil[.]example/a", "https://evil.example/a"), ("http://ok.example/b", "http://ok.example/b")]
+    start = part.index(b"hxxps") - part.index(b"\n\n") - 2
+    assert records[0]["span"] == [start, start + 24]
+    assert cli.main(["extract", str(path)]) == 0  # without --refang, the defanged spelling is no reference of it
+    assert "https://evil.example/a" not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("stored", ["plain", "gzip"])
 @pytest.mark.parametrize("size", [1, 2000])  # 2,000 lines: past the first bytes, read as a stream from its path
 def test_extract_refang_reads_defanged_references_of_a_text_held_whole_or_streamed(

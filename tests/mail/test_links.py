@@ -129,3 +129,13 @@ def test_base_url_must_be_absolute() -> None:
 def test_not_a_message_is_a_type_error() -> None:
     with pytest.raises(TypeError):
         mail.links("a str")  # type: ignore[arg-type]
+
+
+def test_refang_reads_the_defanged_spellings_of_a_report_back() -> None:
+    data = b"From: a@example.org\n\nC2 at hxxps://203.0.113[.]7/gate, see also hxxp://evil(.)example/\n"
+    assert [link.uri for link in mail.links(data)] == ["hxxps://203.0.113[.]7/gate", "hxxp://evil(.)example/"]
+    found = mail.links(data, refang=True)
+    assert [(link.uri, link.raw) for link in found] == [
+        ("https://203.0.113.7/gate", "hxxps://203.0.113[.]7/gate"), ("http://evil.example/", "hxxp://evil(.)example/")]
+    body = data.decode().split("\n\n", 1)[1]
+    assert all(body[slice(*link.span())] == link.raw for link in found)
