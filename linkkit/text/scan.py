@@ -626,11 +626,16 @@ _CJK_LETTER = _Pattern(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
 # How much of what follows "scheme:" is weighed for that: less than a window, so that the beginning of a long run
 # decides, the same whether the run is judged whole or by its beginning.
 _CJK_SAMPLE = 128
+# Another URI with an authority written right after "scheme:" ("Example:http://a.example/", "News:https://..."): the
+# first word is a label of prose, and the reference is the URI after it (RFC 3986 3.1: that scheme's own syntax
+# holds no "scheme://" there), unless the scheme wraps a URL (feed:, view-source:, jar:, blob:, filesystem:, mvn:).
+_LABELLED_URI = _Pattern(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+_WRAPPING_SCHEMES = frozenset({"blob", "feed", "filesystem", "jar", "mvn", "view-source"})
 
 
 def _usable(scheme: str, rest: str, before: str) -> bool:
     """Whether what follows "scheme:" names something (not "the http:// prefix", "http://#",
-    "svn:ignore", "FILE:LINE"); *before* is the character before the scheme.
+    "svn:ignore", "FILE:LINE", nor the label of "Example:http://..."); *before* is the character before the scheme.
 
     After "//" the authority or the path (RFC 3986 3.2, 3.3) must hold more than slashes; only "file" may leave
     its authority empty (RFC 8089 2: "file:///" is the root directory).
@@ -639,6 +644,8 @@ def _usable(scheme: str, rest: str, before: str) -> bool:
     if evidence is not None and evidence.match(rest) is None:
         return False
     if not rest.startswith("//"):
+        if scheme not in _WRAPPING_SCHEMES and _LABELLED_URI.match(rest) is not None:
+            return False
         return bool(rest) and not _in_cjk_prose(before, rest[:_CJK_SAMPLE])
     hierarchy = rest[2:].partition("?")[0].partition("#")[0]
     return bool(hierarchy.strip("/")) or (scheme == "file" and bool(hierarchy))
