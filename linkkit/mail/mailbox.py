@@ -2,7 +2,10 @@
 
 An mbox is read line by line, so memory holds one message, whatever the mailbox's size.  A message starts at a
 ``From `` line at the start of the file or after an empty line (RFC 4155 appendix A: the writer ends each message
-with an empty line); that empty line belongs to the separator, not to the message.  Bodies are unescaped as
+with an empty line); that empty line belongs to the separator, not to the message.  When the first ``From `` line
+carries its timestamp (RFC 4155 appendix A: ``From`` addr-spec timestamp), a later one must too: a body line such as
+``From now on...`` after an empty line, left unescaped by an mboxo writer, stays body (as mutt's ``is_from`` reads
+it).  An empty file holds no message.  Bodies are unescaped as
 mboxrd writers escape them: a line ``>From `` (or ``>>From ``, ...) loses one ``>``.  An mboxo file escapes
 without the extra ``>``, so a line written ``>From `` in an mboxo body is read as ``From ``: the two formats
 cannot be told apart, and mboxrd's reading is the reversible one.
@@ -92,14 +95,15 @@ def is_maildir(path: str | os.PathLike[str]) -> bool:
     return folder.is_dir() and ((folder / "cur").is_dir() or (folder / "new").is_dir())
 
 
-def _mbox(lines: Iterable[bytes], path: str | None) -> Iterator[Message]:
+def _mbox(lines: Iterable[bytes], path: str | None, dated: bool) -> Iterator[Message]:
+    """The messages of an mbox of *lines*; *dated*: its separators carry a timestamp (as its first line does)."""
     index = 0
     offset = 0
     start = 0
     record: list[bytes] = []
     after_empty = True
     for line in lines:
-        if after_empty and line.startswith(b"From ") and record:
+        if after_empty and line.startswith(b"From ") and record and (not dated or _FROM_LINE.match(line)):
             yield _message(record, index, start, path)
             index += 1
             record = []
@@ -166,8 +170,10 @@ def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Messa
 def _file_messages(file: IO[bytes], path: str | None, head: bytes = b"") -> Iterator[Message]:
     lines = _lines_after(head, file)
     first = next(lines, b"")
+    if not first:
+        return
     if is_mbox(first):
-        yield from _mbox(_chain(first, lines), path)
+        yield from _mbox(_chain(first, lines), path, dated=_FROM_LINE.match(first) is not None)
         return
     held = [first]
     size = len(first)

@@ -1,13 +1,15 @@
-"""MIME structure (RFC 2046 5.1.1 delimiters, RFC 3501 6.4.5 part numbers), transfer encodings (RFC 2045 6) and
-charsets (RFC 2046 4.1.2), one case per line in tests/fixtures/mail/."""
+"""MIME structure (RFC 2046 5.1.1 delimiters, RFC 3501 6.4.5 part numbers), transfer encodings (RFC 2045 6),
+charsets (RFC 2046 4.1.2) and mboxes split into messages (RFC 4155), one case per line in tests/fixtures/mail/."""
 
 from __future__ import annotations
 
 import codecs
+import io
 
 import pytest
 from fixtures_loader import load_table
 
+from linkkit import mail
 from linkkit.mail.links import read
 from linkkit.mail.parts import decode_text, decode_transfer, encode_text
 
@@ -73,3 +75,12 @@ def test_transfer_encoded_message_rfc822_is_read_decoded() -> None:
         ("1.1", "http://inner.example/")
     ]
     assert [problem.kind for problem in problems] == ["structure"]
+
+
+@pytest.mark.parametrize("row", load_table("mail/mbox.txt"))
+def test_mbox_is_split_into_its_messages(row: list[str]) -> None:
+    mbox, *expected = (unescape_bytes(field) for field in row)
+    found = list(mail.messages(io.BytesIO(mbox)))
+    assert [b"%d %s" % (m.offset, m.data) for m in found] == [e for e in expected if e != b"-"]
+    assert [m.index for m in found] == list(range(len(found)))
+    assert b"".join(m.record for m in found) == mbox
