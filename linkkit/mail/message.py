@@ -68,6 +68,11 @@ class Entity:
     def body(self) -> bytes:
         return self.buffer[self.body_start : self.body_end]
 
+    @property
+    def newline(self) -> bytes:
+        """The line ending before the body (CRLF or LF): the one new lines of the body take when it has none."""
+        return b"\r\n" if self.buffer[max(self.body_start - 2, 0) : self.body_start] == b"\r\n" else b"\n"
+
     def walk(self) -> list[Entity]:
         """This entity and every entity inside it, in MIME order (depth first)."""
         found = [self]

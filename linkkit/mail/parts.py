@@ -56,15 +56,21 @@ def decode_transfer(body: bytes, encoding: str) -> tuple[bytes, str | None]:
     return body, f"unknown Content-Transfer-Encoding {encoding!r} (RFC 2045 6.4): read as 8bit"
 
 
-def encode_transfer(data: bytes, encoding: str, original: bytes) -> bytes:
+def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes) -> bytes:
     """*data* encoded again as *original* was: quoted-printable lines of at most 76 characters (RFC 2045 6.7 rule
-    5), base64 with *original*'s line length and line ending (RFC 2045 6.8), anything else as is."""
+    5), base64 with *original*'s line length (RFC 2045 6.8), anything else as is; line breaks end as *original*'s
+    do, or as *newline* (the entity's own) when it has none, so that a CRLF message gets no bare LF."""
+    first = _LINE_END.search(original)
+    if first is not None:
+        newline = first.group()
     if encoding == "quoted-printable":
-        return binascii.b2a_qp(data, quotetabs=False, istext=True, header=False)
+        encoded = binascii.b2a_qp(data, quotetabs=False, istext=True, header=False)
+        # b2a_qp breaks with CRLF only when data holds one; "=" is always =3D, so "=\n" is a soft break
+        return encoded.replace(b"=\n", b"=\r\n") if newline == b"\r\n" else encoded
     if encoding == "base64":
-        first = _LINE_END.search(original)
-        newline = b"\r\n" if first is not None and first.group() == b"\r\n" else b"\n"
-        width = (first.start() if first is not None else len(original)) or 76
+        width = first.start() if first is not None else len(original)
+        if first is None or not original[first.end() :].strip():  # one line tells no line length: 76 then at least
+            width = max(width, 76)
         encoded = binascii.b2a_base64(data, newline=False)
         lines = [encoded[i : i + width] for i in range(0, len(encoded), width)]
         trailer = newline if original.endswith(b"\n") else b""

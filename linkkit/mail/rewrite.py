@@ -77,7 +77,12 @@ def _part_edit(part: TextPart, ids: dict[str, str], repl: Repl | str, options: S
     if data == part.data:
         return None
     entity = part.entity
-    return (entity.body_start, entity.body_end, encode_transfer(data, entity.transfer_encoding, entity.body))
+    return entity.body_start, entity.body_end, _encoded(data, entity)
+
+
+def _encoded(data: bytes, entity: Entity) -> bytes:
+    """*data*, a new body of *entity*, in the entity's Content-Transfer-Encoding and with its line endings."""
+    return encode_transfer(data, entity.transfer_encoding, entity.body, entity.newline)
 
 
 def _apply(buffer: bytes, edits: list[Edit]) -> bytes:
@@ -105,8 +110,7 @@ def _collect(entity: Entity, leaf_edits: dict[int, Edit]) -> list[Edit]:
             edits.extend(inner)
         else:
             data = _apply(child.buffer, inner)
-            edits.append((entity.body_start, entity.body_end,
-                          encode_transfer(data, entity.transfer_encoding, entity.body)))
+            edits.append((entity.body_start, entity.body_end, _encoded(data, entity)))
     return edits
 
 

@@ -58,6 +58,30 @@ def test_base64_keeps_its_line_length_and_line_ending() -> None:
         assert base64.b64decode(new_body) == text.replace(b"http://", b"hxxp://")
 
 
+def test_quoted_printable_breaks_with_the_line_ending_of_its_message() -> None:
+    # A part's body ends before the CRLF of the delimiter (RFC 2046 5.1.1): a one-line body holds no line end to
+    # copy, and its soft breaks (RFC 2045 6.7 rule 5) take the CRLF of the message, never a bare LF.
+    message = (b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n"
+               b"Content-Transfer-Encoding: quoted-printable\r\n\r\n"
+               b"see http://a.example/" + b"x" * 80 + b"\r\n--b--\r\n")
+    new = defang(message)
+    assert b"\n" not in new.replace(b"\r\n", b"")
+    (body,) = bodies(new)
+    assert body.count(b"=\r\n") == 1 and all(len(line) <= 76 for line in body.split(b"\r\n"))
+    assert binascii.a2b_qp(body) == b"see hxxp://a.example/" + b"x" * 80
+
+
+def test_base64_of_one_line_wraps_at_76() -> None:
+    # one line tells no line length: the new body is wrapped at RFC 2045 6.8's 76, not at the old line's length
+    for newline in (b"\n", b"\r\n"):
+        for trailer in (b"", newline):
+            message = (b"Content-Type: text/plain" + newline + b"Content-Transfer-Encoding: base64" + newline
+                       + newline + base64.b64encode(b"see http://a.example/") + trailer)
+            new_body = defang(mail.rewrite(message, "http://a.example/" + "long/" * 31)).split(newline * 2, 1)[1]
+            lines = new_body.split(newline)
+            assert [len(line) for line in lines] == [76, 76, 76, 8] + ([0] if trailer else [])
+            assert base64.b64decode(new_body) == b"see hxxp://a.example/" + b"long/" * 31
+
 def test_only_the_changed_part_changes() -> None:
     message = (
         b"Subject: three parts\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\npreamble http://p.example/\r\n"
