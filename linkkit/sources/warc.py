@@ -7,7 +7,7 @@ The policy:
   ``resource`` records (no HTTP envelope; the type is the WARC ``Content-Type``) are read, and so is a response to
   another protocol than HTTP (its WARC ``Content-Type`` no ``application/http``), as a resource; ``request``,
   ``revisit``, ``warcinfo``, ``metadata`` and ``conversion`` records give no links, nor do other payloads (a
-  ``response`` of another type still gives its header links).
+  ``response`` of another type still gives its header links). A payload that declares no type is sniffed.
 - The payload is de-chunked (``Transfer-Encoding: chunked``), any other transfer coding and its ``Content-Encoding``
   undone (gzip, deflate, and br when the ``brotli`` package is importable); a payload cut short gives what its
   start decompresses to.
@@ -81,6 +81,31 @@ def _kind(content_type: str | None) -> str | None:
     return None
 
 
+# The MIME Sniffing Standard's rules for an unknown MIME type (7.1), as browsers read a page served without a
+# Content-Type: its first 1445 bytes (the resource header), an HTML pattern after leading whitespace bytes and
+# before a tag-terminating byte; a PDF or PostScript signature; binary data bytes, or none (text/plain).
+_SNIFF_HEADER = 1445
+_HTML_PATTERN = re.compile(
+    rb"[\t\n\x0c\r ]*<(?:!DOCTYPE HTML|HTML|HEAD|SCRIPT|IFRAME|H1|DIV|FONT|TABLE|A|STYLE|TITLE|B|BODY|BR|P|!--)[ >]",
+    re.IGNORECASE,
+)
+_NOT_TEXT = (b"%PDF-", b"%!PS-Adobe-")
+_BINARY_DATA = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]")
+
+
+def _sniffed(payload: bytes) -> str | None:
+    """What a payload that declares no media type is read as (RFC 9110 8.3: its recipient may examine the data;
+    the MIME Sniffing Standard 7.1 says how): HTML, plain text, or nothing (binary, PDF, an empty payload)."""
+    head = payload[:_SNIFF_HEADER]
+    if _HTML_PATTERN.match(head):
+        return HTML
+    if not head or head.startswith(_NOT_TEXT):
+        return None
+    if head.startswith((b"\xfe\xff", b"\xff\xfe", b"\xef\xbb\xbf")):  # 7.1: a BOM, text/plain
+        return TEXT
+    return None if _BINARY_DATA.search(head) else TEXT
+
+
 def _holds_http(headers: dict[str, str], block: bytes) -> bool:
     """Whether a ``response`` record's block is an HTTP response: it opens with a status line, or its WARC
     ``Content-Type`` says so (``application/http``, ISO 28500 annex A). A response to another protocol (``dns:``,
@@ -97,7 +122,7 @@ def record_document(
     base = retrieval_base(position.target_uri)
     if record_type == "resource" or (record_type == "response" and not _holds_http(headers, block)):
         content_type, charset = media_type(headers.get("content-type"))
-        kind = _kind(content_type)
+        kind = _kind(content_type) if content_type else _sniffed(block)
         if kind is None:
             return None
         return Document(archive, kind, block, base=base, charset=charset, position=position, size=len(block),
@@ -109,7 +134,7 @@ def record_document(
     content_type, charset = media_type(envelope.get("content-type"))
     kind = _kind(content_type)
     payload = b""
-    if kind is not None:
+    if kind is not None or not content_type:
         payload = envelope.payload
         transfer = [c.strip() for c in (envelope.get("transfer-encoding") or "").lower().split(",") if c.strip()]
         if "chunked" in transfer:
@@ -120,9 +145,13 @@ def record_document(
         except DecodingError as error:
             return Document(archive, ERROR, error=f"record at offset {offset}: {error}", position=position,
                             header_links=links, base=base, size=len(block))
-    if kind is None and not links:
-        return None
-    return Document(archive, kind or TEXT, payload, base=base, charset=charset, position=position,
+        if not content_type:
+            kind = _sniffed(payload)
+    if kind is None:
+        if not links:
+            return None
+        kind, payload = TEXT, b""  # its header links alone
+    return Document(archive, kind, payload, base=base, charset=charset, position=position,
                     header_links=links, size=len(block), content_type=content_type)
 
 

@@ -261,6 +261,34 @@ def test_resource_records_are_read_by_their_warc_content_type(
         ("uri", "http://a.example/doc"), ("url", "http://site.example/a/b.html")]
 
 
+UNDECLARED = [  # (payload, headers besides none of Content-Type, what comes out: (where, uri))
+    (b'\n <p>see <a href="x">x</a>', [], [("a href", "http://site.example/d/x")]),
+    (b"<!DOCTYPE html><a href=y>", [], [("a href", "http://site.example/d/y")]),
+    (b"<!-- c --><A HREF=z>", [], [("a href", "http://site.example/d/z")]),
+    (gzip.compress(b"<html><a href=g>"), [("Content-Encoding", "gzip")], [("a href", "http://site.example/d/g")]),
+    (b"notes: http://t.example/a. <a href=n>", [], [("bare", "http://t.example/a")]),
+    (b"\xef\xbb\xbfsee http://bom.example/", [], [("bare", "http://bom.example/")]),
+    (b"\x89PNG\r\n\x1a\n\x00\x00 http://png.example/", [("Link", "</l>")], [("http link", "http://site.example/l")]),
+    (b"%PDF-1.7 http://pdf.example/", [], []),
+    (b"", [("Content-Location", "/c")], [("http content-location", "http://site.example/c")]),
+]
+
+
+@pytest.mark.parametrize(("payload", "headers", "expected"), UNDECLARED,
+                         ids=["p", "doctype", "comment", "gzip", "text", "bom", "png", "pdf", "empty"])
+def test_a_payload_without_a_content_type_is_read_as_a_browser_sniffs_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], payload: bytes, headers: list[tuple[str, str]],
+    expected: list[tuple[str, str]],
+) -> None:
+    # RFC 9110 8.3: without Content-Type the recipient may examine the data; the MIME Sniffing Standard 7.1 does
+    # (an HTML pattern, else text/plain unless binary data bytes or a PDF signature). The body gave no links.
+    archive = write(tmp_path, "n.warc", response("http://site.example/d/", payload, headers=headers))
+    assert [(r["where"], r["uri"]) for r in extract(capsys, archive)] == expected
+    if not headers:  # a resource record without a WARC Content-Type, alike
+        archive = write(tmp_path, "r.warc", record("resource", payload, target="http://site.example/d/"))
+        assert [(r["where"], r["uri"]) for r in extract(capsys, archive)] == expected
+
+
 def test_a_response_to_another_protocol_is_read_as_a_resource_is(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
