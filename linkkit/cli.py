@@ -194,6 +194,8 @@ def _check_batch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
         parser.error("--scheduler is for --engine dask")
     if args.null and args.files_from is None:
         parser.error("-0/--null is for --files-from")
+    if args.files_from == STDIN and STDIN in args.files:  # one stream cannot be the list and an input
+        parser.error("--files-from - and the input - both read standard input")
     if args.files_from not in (None, STDIN):
         try:  # the list every input comes from: one that cannot be read is a usage error, before anything runs
             open(args.files_from, "rb").close()

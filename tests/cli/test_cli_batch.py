@@ -350,6 +350,7 @@ def test_rewrite_r_streams_a_text_so_its_memory_does_not_grow_with_the_file(tmp_
     ["rewrite", "-r", "{site}", "{site}", "--in-place"],  # one folder
     ["rewrite", "-r", "{site}", "-o", "{site}/out"],  # the mirror inside the tree
     ["extract", "-0"],  # -0 without --files-from
+    ["extract", "--files-from", "-", "-"],  # standard input both the list and an input: one of them read nothing
 ])
 def test_batch_usage_errors_exit_2(argv: list[str], site: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
