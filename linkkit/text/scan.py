@@ -1068,20 +1068,33 @@ def subn(
         raise TypeError(f"count takes an int, not {type(count).__name__}: {count!r}")
     if count < 0:
         raise ValueError(f"count must be at least 0 (0: every reference), not {count!r}")
-    replace = repl if callable(repl) else (lambda _reference: repl)
+    replace = _replacer(repl)
     pieces: list[str] = []
     copied = replaced = 0
     found = finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length, refang=refang)
     for reference in found:
         start, end = reference.span()
         pieces.append(text[copied:start])
-        pieces.append(replace(reference))
+        new = replace(reference)
+        if not isinstance(new, str):  # named here: the join below would say only "sequence item N"
+            raise TypeError(f"repl returned {type(new).__name__} for the reference at {start}, not a str: {new!r}")
+        pieces.append(new)
         copied = end
         replaced += 1
         if replaced == count:
             break  # the rest of the text is not scanned
     pieces.append(text[copied:])
     return "".join(pieces), replaced
+
+
+def _replacer(repl: str | Callable[[Reference], str]) -> Callable[[Reference], str]:
+    """*repl* as a function of the Reference: a str is written literally; anything else is refused before the scan,
+    so a text without references does not hide the mistake."""
+    if callable(repl):
+        return repl
+    if not isinstance(repl, str):
+        raise TypeError(f"repl takes a str or a function of the Reference, not {type(repl).__name__}: {repl!r}")
+    return lambda _reference: repl
 
 
 def sub(

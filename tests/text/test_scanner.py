@@ -235,6 +235,19 @@ def test_sub_treats_a_string_repl_literally() -> None:
     assert linkkit.sub(r"\g<0>\1", "see http://a.example/") == r"see \g<0>\1"
 
 
+@pytest.mark.parametrize("repl", [b"X", None, 1])
+def test_sub_refuses_a_repl_that_is_no_str_nor_function_even_without_references(repl: object) -> None:
+    for replace in (linkkit.sub, linkkit.subn):
+        message = f"^repl takes a str or a function of the Reference, not {type(repl).__name__}"
+        with pytest.raises(TypeError, match=message):
+            replace(repl, "no reference here")  # type: ignore[operator]
+
+
+def test_sub_names_a_replacement_that_is_no_str_and_where() -> None:
+    with pytest.raises(TypeError, match=r"^repl returned bytes for the reference at 4, not a str: b'X'$"):
+        linkkit.sub(lambda ref: b"X", "see http://a.example/")  # type: ignore[arg-type,return-value]
+
+
 def test_options_are_keyword_only_and_checked() -> None:
     with pytest.raises(TypeError):
         linkkit.findall(TEXT, bogus=True)
