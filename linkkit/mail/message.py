@@ -33,6 +33,7 @@ _HEADER_PARSER = email.parser.BytesHeaderParser(policy=email.policy.compat32)
 # line, as the standard library's feed parser tells them; RFC 5322 2.1: an empty line ends it.
 _HEADER_LINES = re.compile(rb"(?:(?:[\x21-\x39\x3b-\x7e]++[ \t]*+:|[ \t]|From )[^\n]*+(?:\n|\Z))*+")
 _EMPTY_LINE = re.compile(rb"\r?\n")
+_ANGLE_ID = re.compile(r"<[^<>]*>")
 _MESSAGE_TYPES = frozenset({"message/rfc822", "message/global"})  # RFC 2046 5.2.1, RFC 6532 3.7
 
 
@@ -231,7 +232,15 @@ def message_id(buffer: bytes) -> str | None:
     """The Message-ID of the message *buffer* (RFC 5322 3.6.4), folding whitespace removed; None when absent."""
     header_end, _ = _split(buffer, 0, len(buffer))
     value = header(parse_headers(buffer[:header_end]), "message-id")
-    return "".join(value.split()) or None if value is not None else None
+    return None if value is None else _msg_id(value) or None
+
+
+def _msg_id(value: str) -> str:
+    """A msg-id field's id with its angle brackets (RFC 5322 3.6.4: ``[CFWS] "<" id-left "@" id-right ">" [CFWS]``):
+    folding whitespace and the comments around it left out; a value without brackets, whitespace removed."""
+    unfolded = "".join(value.split())
+    found = _ANGLE_ID.search(unfolded)
+    return found.group() if found is not None else unfolded
 
 
 def content_ids(root: Entity) -> dict[str, str]:
@@ -240,7 +249,7 @@ def content_ids(root: Entity) -> dict[str, str]:
     for entity in root.walk():
         value = header(entity.headers, "content-id")
         if value:
-            key = "".join(value.split()).strip("<>")
+            key = _msg_id(value).strip("<>")  # RFC 2392 2: a Content-ID is a msg-id; cid: names it unbracketed
             if key:
                 ids.setdefault(key, entity.part)
     return ids

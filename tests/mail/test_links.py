@@ -13,6 +13,8 @@ from fixtures_loader import load_table
 import linkkit
 from linkkit import mail
 from linkkit.link import LinkLike
+from linkkit.mail.links import read
+from linkkit.mail.message import content_ids
 
 
 def unescape_bytes(field: str) -> bytes:
@@ -55,6 +57,15 @@ def test_message_id_is_never_an_email_link() -> None:
     message = b"Message-ID: <id@example.org>\nReferences: <r@example.org>\n\nWrite to a@example.org.\n"
     assert [link.uri for link in mail.links(message, headers=True, emails=True)] == ["mailto:a@example.org"]
     assert mail.links(message, headers=True) == []
+
+
+@pytest.mark.parametrize(("field", "expected"), load_table("mail/ids.txt"))
+def test_message_and_content_ids(field: str, expected: str) -> None:
+    message = unescape_bytes(field) + b"\n\nbody"
+    if field.lower().startswith("content-id"):
+        assert list(content_ids(read(message).root)) == [expected]
+    else:
+        assert mail.message_id(message) == (None if expected == "-" else expected)
 
 
 def test_every_occurrence_is_reported_unless_unique() -> None:
