@@ -466,19 +466,20 @@ def _version(status: os.stat_result | None) -> tuple[int, int, int, int] | None:
     return None if status is None else (status.st_dev, status.st_ino, status.st_size, status.st_mtime_ns)
 
 
-def _check_unchanged(path: Path, status: os.stat_result | None) -> None:
-    """Refuse to replace *path* when it changed since *status* was taken (a line appended by another program while
-    it was being rewritten): the new content was made from the old, and installing it would lose the change."""
+def _check_unchanged(path: Path, status: os.stat_result | None, name: Path) -> None:
+    """Refuse to replace *path* (named *name*) when it changed since *status* was taken (a line appended by another
+    program while it was being rewritten): the new content was made from the old, and installing it would lose
+    the change."""
     try:
         now: os.stat_result | None = path.stat()
     except FileNotFoundError:
         now = None
     if _version(now) != _version(status):
-        raise OutputError(f"{path}: changed while it was being rewritten; left as it is now (run again)")
+        raise OutputError(f"{name}: changed while it was being rewritten; left as it is now (run again)")
 
 
-def _install(temporary: Path, path: Path, status: os.stat_result | None, force: bool) -> None:
-    """Make *temporary* the file *path*, keeping the old file's mode, owner and group."""
+def _install(temporary: Path, path: Path, status: os.stat_result | None, force: bool, name: Path) -> None:
+    """Make *temporary* the file *path* (named *name* in messages), keeping the old file's mode, owner and group."""
     if status is not None and status.st_nlink > 1:  # only with force: _replaceable refused it otherwise
         _write_through(temporary, path)
         return
@@ -491,7 +492,7 @@ def _install(temporary: Path, path: Path, status: os.stat_result | None, force: 
             except PermissionError:
                 if not force:
                     raise OutputError(
-                        f"{path}: owned by {status.st_uid}:{status.st_gid}, which replacing it would change; not "
+                        f"{name}: owned by {status.st_uid}:{status.st_gid}, which replacing it would change; not "
                         "replaced (--force writes through the file itself, keeping them, but not atomically)"
                     ) from None
                 _write_through(temporary, path)
@@ -517,10 +518,10 @@ def replacing(path: Path, force: bool, *, since: os.stat_result | None = None) -
         except OSError as error:  # opening it, or closing it (the last flush)
             raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
         return
-    path = path.resolve()  # a symbolic link is followed: its target is replaced and the link stays a link
-    temporary = temporary_path(path, os.getpid())
+    real = path.resolve()  # a symbolic link is followed: its target is replaced and the link stays a link
+    temporary = temporary_path(real, os.getpid())
     try:
-        _remove_stale_temporaries(path)
+        _remove_stale_temporaries(real)
         temporary.unlink(missing_ok=True)
         # Mode 0o666 less the umask, as for any new file; the old file's mode replaces it in _install.
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
@@ -533,8 +534,8 @@ def replacing(path: Path, force: bool, *, since: os.stat_result | None = None) -
             target.output.flush()
             os.fsync(stream.fileno())  # the new content is on disk before the rename makes it the file
         if target.changed:
-            _check_unchanged(path, since or status)
-            _install(temporary, path, status, force)
+            _check_unchanged(real, since or status, path)
+            _install(temporary, real, status, force, path)
     except BrokenPipeError:
         raise
     except OSError as error:

@@ -490,6 +490,18 @@ def test_a_full_disk_for_the_output_file_is_a_clear_error_and_status_1(
     assert capsys.readouterr().err == "linkkit: error: /dev/full: cannot write: No space left on device\n"
 
 
+@pytest.mark.parametrize("output", ["missing/out.txt", "dangling"])
+def test_an_output_that_cannot_be_made_is_named_as_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, output: str
+) -> None:
+    # the file written is the link's target, but the message names what the user wrote (it named the resolved path)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dangling").symlink_to("missing/target.txt")
+    write(tmp_path, "in.txt", b"http://a.example/\n")
+    assert cli.main(["extract", "in.txt", "-o", output]) == 1
+    assert capsys.readouterr().err == f"linkkit: error: {output}: cannot write: No such file or directory\n"
+
+
 # -- encodings ---------------------------------------------------------------------------------------------------------
 
 
