@@ -146,5 +146,11 @@ def recompose(scheme: str | None, authority: str | None, path: str, query: str |
 
 
 def compose(reference: URIReference) -> str:
-    """The string form of *reference* (RFC 3986 5.3)."""
+    """The string form of *reference* (RFC 3986 5.3): a URIReference, or a tuple of its five components."""
+    if not isinstance(reference, tuple) or len(reference) != len(URIReference._fields):  # a str of 5 is no reference
+        raise TypeError(f"compose() takes a URIReference, not {type(reference).__name__}: {reference!r}")
+    for name, value in zip(URIReference._fields, reference, strict=True):
+        if not isinstance(value, str) and (value is not None or name == "path"):  # 3: the path is always defined
+            kind = "a str" if name == "path" else "a str or None"
+            raise TypeError(f"compose(): the {name} takes {kind}, not {type(value).__name__}: {value!r}")
     return recompose(*reference)

@@ -71,6 +71,16 @@ def test_parse_rejects_non_strings_with_a_clear_error() -> None:
         linkkit.parse(b"http://a/")  # type: ignore[arg-type]
 
 
+def test_compose_takes_a_reference_or_its_five_components() -> None:
+    assert linkkit.compose(("http", "a", "", "", None)) == "http://a?"  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^compose\(\) takes a URIReference, not str"):
+        linkkit.compose("a:b/c")  # type: ignore[arg-type]  # five characters, once read as five components
+    with pytest.raises(TypeError, match=r"^compose\(\): the path takes a str, not NoneType"):
+        linkkit.compose(URIReference("http", "a", None, None, None))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^compose\(\): the query takes a str or None, not bytes"):
+        linkkit.compose(URIReference("http", "a", "/", b"q", None))  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("host", "kind"),
     [
