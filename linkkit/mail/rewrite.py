@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # loaded on first use (linkkit's face): importing linkkit.mai
 
 from ..uri.percent import percent_encode
 from .links import MailLink, TextPart, part_links, read, text_parts
+from .errors import Problem
 from .message import Entity, content_ids
 from .parts import can_encode, encode_text, encode_transfer
 
@@ -122,12 +123,14 @@ def rewrite(
     abbreviated: bool = True,
     emails: bool = False,
     anchors: bool = False,
+    on_problem: Callable[[Problem], None] | None = None,
 ) -> bytes:
     """*message* with each link of its text parts replaced by ``repl(link)`` (or the string *repl*), a link being
     a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone;
     header fields are never rewritten.  An ``email.message.Message`` is serialized first.  With *anchors*, the
     text of an HTML part's ``<a href>`` is read as well (:func:`linkkit.html.rewrite`), as redaction and
-    defanging need.
+    defanging need.  What was wrong with the message goes to *on_problem*, as :func:`linkkit.mail.links` gives
+    it: a malformed part is left as it was, the others are rewritten.
     """
     reading = read(message)
     ids = content_ids(reading.root)
@@ -139,15 +142,21 @@ def rewrite(
         edit = _part_edit(item, ids, repl, options, anchors)
         if edit is not None:
             leaf_edits[id(item.entity)] = edit
+    if on_problem is not None:
+        for problem in reading.problems:
+            on_problem(problem)
     if not leaf_edits:
         return reading.buffer
     return _apply(reading.buffer, _collect(reading.root, leaf_edits))
 
 
-def absolutize(message: bytes | email.message.Message, base_url: str | None = None) -> bytes:
+def absolutize(message: bytes | email.message.Message, base_url: str | None = None, *,
+               on_problem: Callable[[Problem], None] | None = None) -> bytes:
     """*message* with every link of its text parts replaced by its target (``link.uri``), resolved against the
-    part's base (RFC 2557 5); links that stay relative (no base) are left as written."""
-    return rewrite(message, lambda link: link.uri if link.source == "html-attr" else link.raw, base_url=base_url)
+    part's base (RFC 2557 5); links that stay relative (no base) are left as written.  *on_problem* as for
+    :func:`rewrite`."""
+    return rewrite(message, lambda link: link.uri if link.source == "html-attr" else link.raw, base_url=base_url,
+                   on_problem=on_problem)
 
 
 __all__ = ["absolutize", "rewrite"]

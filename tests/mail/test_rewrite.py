@@ -144,6 +144,19 @@ def test_transfer_encoded_message_rfc822_is_encoded_again() -> None:
     assert new_inner == inner.replace(b'"rel"', b'"http://r.example/rel"')
 
 
+def test_a_malformed_part_is_left_as_it_was_and_reported() -> None:
+    # issue 9: a malformed message is reported with what went wrong, every part that can be read is still read
+    broken = (b"Content-Type: multipart/alternative; boundary=never\n\n--other\nContent-Type: text/html\n\n"
+              b'<a href="lost.html">x</a>\n--other--\n')
+    message = (b"Content-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/html; charset=x-bogus\n\n"
+               b'<a href="ok.html">ok</a>\n--b\n' + broken + b"--b--\n")
+    problems: list[mail.Problem] = []
+    new = mail.absolutize(message, "http://r.example/", on_problem=problems.append)
+    assert new == message.replace(b'"ok.html"', b'"http://r.example/ok.html"')
+    assert problems == mail.problems(message)
+    assert [(problem.part, problem.kind) for problem in problems] == [("2", "structure"), ("1", "charset")]
+
+
 def test_repl_must_return_a_str() -> None:
     import pytest
 
