@@ -184,6 +184,8 @@ def _unread(path: str, last: int | None, start: int) -> int | None:
         end = _block_end(tail)
         if end is None:
             return None
+        if _ran_into_next(tail, end):
+            return last
         rest = tail[end:]
     if not rest.strip(b"\r\n"):
         return None
@@ -214,6 +216,16 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
 
 
 _HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a longer one is not judged
+
+
+def _ran_into_next(content: bytes, end: int) -> bool:
+    """Whether the record *content* starts with, whose content block ends at *end* by its Content-Length, was cut
+    short and its length ran into the next record: no CRLF CRLF closes it there (ISO 28500 4), and a version line
+    starts inside its block or where that CRLF CRLF should be. The next record, read from that line on, is intact."""
+    if content.startswith(b"\r\n\r\n", end):
+        return False
+    line = _VERSION_LINE.search(content, content.find(b"\r\n\r\n") + 4, end + 4 + len(b"WARC/1.0\r\n"))
+    return line is not None and line.start() < end + 4
 
 
 def _block_end(content: bytes) -> int | None:

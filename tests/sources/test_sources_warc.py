@@ -553,3 +553,19 @@ def test_reading_goes_on_at_a_record_that_follows_a_cut_one_without_a_line_break
     assert [r["uri"] for r in found] == ["http://site.example/p0", None, "http://site.example/p2"]
     assert found[1]["offset"] == len(records[0])
     assert found[2]["offset"] == len(records[0]) + kept
+
+
+@pytest.mark.parametrize("lost", [1, 3, 5, 30, 60], ids=["lf", "crlf-cr", "a-byte", "half-the-page", "more"])
+def test_a_record_cut_in_its_content_is_named_and_the_record_its_length_runs_into_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lost: int
+) -> None:
+    # the second record lost its last bytes (of its closing CRLF CRLF, or of its page too) and the third follows
+    # at once: the second's Content-Length runs into the third's header. The error named the third's offset and
+    # the third was lost; now the second's offset is named (after the links of what it holds), the third read.
+    body = b"".join(f'<a href="/q{i}">{i}</a>'.encode() for i in range(5))
+    records = [response(f"http://site.example/{i}", body, headers=[("Content-Type", "text/html")]) for i in range(3)]
+    data = records[0] + records[1][: len(records[1]) - lost] + records[2]
+    found = extract(capsys, write(tmp_path, "cut.warc", data), status=1)
+    errors = [r for r in found if r["kind"] == "error"]
+    assert [r["offset"] for r in errors] == [len(records[0])]
+    assert [r["target_uri"] for r in found if r["kind"] != "error"][-5:] == ["http://site.example/2"] * 5
