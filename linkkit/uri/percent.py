@@ -79,7 +79,9 @@ def percent_decode(text: str, *, encoding: str = "utf-8", errors: str = "surroga
 def _octets(text: str, encoding: str) -> bytes:
     """*text* as octets: undecodable bytes (PEP 383 surrogates U+DC80-U+DCFF) as themselves, and any other lone
     surrogate, which no octet stands for, as the three octets UTF-8 would give it (invalid UTF-8: a strict decode
-    refuses them, a replacing one writes U+FFFD), so that no str makes encoding or decoding raise."""
+    refuses them, a replacing one writes U+FFFD), so that no str makes a UTF-8 encoding or decoding raise. A
+    character that another *encoding* lacks is a UnicodeEncodeError naming it: writing its UTF-8 octets instead
+    would mix two encodings in one URI (RFC 3986 2.5)."""
     try:
         return text.encode(encoding, "surrogateescape")
     except UnicodeEncodeError:

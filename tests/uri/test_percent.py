@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -51,3 +52,11 @@ def test_a_lone_surrogate_is_encoded_and_decoded_without_raising() -> None:
     assert percent_encode("a\ud800b") == "a%ED%A0%80b"
     assert percent_decode("\ud800%41", errors="replace") == "\ufffd\ufffd\ufffdA"
     assert percent_decode("\udc80%41") == "\udc80A"
+
+
+def test_a_character_the_encoding_lacks_is_an_error_not_utf8_in_disguise() -> None:
+    # RFC 3986 2.5: the octets follow one character encoding; latin-1 has "é" (one octet) and no "€".
+    assert percent_encode("é", encoding="latin-1") == "%E9"
+    assert percent_decode("%E9", encoding="latin-1") == "é"
+    with pytest.raises(UnicodeEncodeError, match=r"character '\\u20ac'"):
+        percent_encode("€", encoding="latin-1")
