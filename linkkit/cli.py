@@ -301,7 +301,7 @@ def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> i
         stack.enter_context(run_temporaries())
         stack.callback(getattr(outcomes, "close", lambda: None))
         if args.output is not None:
-            target = stack.enter_context(replacing(Path(args.output), False))
+            target = stack.enter_context(replacing(Path(args.output), args.force))
             out = target.output
         else:
             out = standard_output(stdout)
@@ -326,6 +326,9 @@ def add_extract(commands: Subcommands) -> None:
     parser.add_argument("--format", choices=(*FORMATS, *ALIASES), default="plain",
                         help="one URI per line (plain; 'text' is its old name), JSON lines, TSV or CSV")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of standard output")
+    parser.add_argument("--force", action="store_true",
+                        help="replace a read-only -o FILE too, and write one with several hard links or another "
+                        "owner through the file itself (not atomically)")
     parser.add_argument("--unique", action="store_true", help="print each URI once, at its first occurrence")
     parser.add_argument(
         "--base", "--base-url", dest="base", metavar="URL",

@@ -677,6 +677,22 @@ def test_in_place_refuses_a_read_only_file_unless_forced(tmp_path: Path, capsys:
     assert path.stat().st_mode & 0o777 == 0o444
 
 
+@pytest.mark.parametrize("argv", [["extract"], ["rewrite", "--angle"], ["absolutize", "--base", "http://h/"]])
+def test_an_output_file_that_is_read_only_is_refused_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    # every subcommand's -o takes the --force its message names (extract refused --force as unknown)
+    source = write(tmp_path, "in.txt", "x www.example.org y\n")
+    output = write(tmp_path, "out.txt", "old\n")
+    output.chmod(0o444)
+    assert cli.main([*argv, str(source), "-o", str(output)]) == 1
+    assert f"linkkit: error: {output}: read-only; not replaced (--force replaces it)" in capsys.readouterr().err
+    assert output.read_text(encoding="utf-8") == "old\n"
+    assert cli.main([*argv, str(source), "-o", str(output), "--force"]) == 0
+    assert output.read_text(encoding="utf-8") != "old\n"
+    assert output.stat().st_mode & 0o777 == 0o444
+
+
 def test_in_place_refuses_a_hard_linked_file_unless_forced_then_keeps_the_links(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
