@@ -39,7 +39,7 @@ from .charset import (
     complement_class,
     pct_run,
 )
-from .model import IPV4ADDRESS, HostKind, split_authority, split_match
+from .model import IPV4ADDRESS, HostKind, URIReference, compose, split_authority, split_match
 
 # The rules a text is validated against: RFC 3986 4.1, 3, 4.3, 4.2.
 Rule = Literal["URI-reference", "URI", "absolute-URI", "relative-ref"]
@@ -136,27 +136,39 @@ def _pattern(rule: Rule, ipv6_zone_id: bool) -> re.Pattern[str]:
     return _compile(rule, bool(ipv6_zone_id))
 
 
-def is_valid(text: str, *, rule: Rule = "URI-reference", ipv6_zone_id: bool = False) -> bool:
-    """True when *text* matches *rule* of RFC 3986 appendix A (one regex match, no diagnosis).
+def _text_of(reference: object, caller: str) -> str:
+    """The string a URIReference stands for (RFC 3986 5.3), as resolve and normalize take one; anything else that is
+    no str is a TypeError naming *caller*."""
+    if isinstance(reference, URIReference):
+        return compose(reference)
+    raise TypeError(f"{caller}() takes a str or a URIReference, not {type(reference).__name__}")
+
+
+def is_valid(text: str | URIReference, *, rule: Rule = "URI-reference", ipv6_zone_id: bool = False) -> bool:
+    """True when *text* (a str, or a URIReference as the string it composes) matches *rule* of RFC 3986 appendix A
+    (one regex match, no diagnosis).
 
     >>> is_valid("http://1.2.3.01/"), is_valid("http://[1.2.3.4]/")
     (True, False)
     """
     if not isinstance(text, str):
-        raise TypeError(f"is_valid() takes a str, not {type(text).__name__}")
+        text = _text_of(text, "is_valid")
     return _pattern(rule, ipv6_zone_id).fullmatch(text) is not None
 
 
-def validate(text: str, *, rule: Rule = "URI-reference", ipv6_zone_id: bool = False) -> tuple[Violation, ...]:
+def validate(
+    text: str | URIReference, *, rule: Rule = "URI-reference", ipv6_zone_id: bool = False
+) -> tuple[Violation, ...]:
     """Every violation of *rule* (URI-reference, URI, absolute-URI or relative-ref, RFC 3986 4.1-4.3) in *text*.
 
     An empty tuple means valid. ``ipv6_zone_id=True`` also accepts RFC 6874 zone identifiers (``[fe80::1%25eth0]``),
-    which RFC 3986 itself does not allow. Never raises on a string. A run of consecutive characters that break the
-    same rule is one violation, at the run's start, its message giving the run's length; at most
-    :data:`MAX_VIOLATIONS` are reported, the last then saying that more were left out.
+    which RFC 3986 itself does not allow. A URIReference is validated as the string it composes. Never raises on
+    a string. A run of consecutive characters that break the same rule is one violation, at the run's start, its
+    message giving the run's length; at most :data:`MAX_VIOLATIONS` are reported, the last then saying that more
+    were left out.
     """
     if not isinstance(text, str):
-        raise TypeError(f"validate() takes a str, not {type(text).__name__}")
+        text = _text_of(text, "validate")
     if _pattern(rule, ipv6_zone_id).fullmatch(text):
         return ()
     violations = tuple(islice(_diagnose(text, rule, ipv6_zone_id), MAX_VIOLATIONS + 1))

@@ -133,6 +133,15 @@ def test_an_unknown_rule_is_an_error_naming_the_rules() -> None:
 def test_a_non_string_is_a_type_error() -> None:
     with pytest.raises(TypeError, match="bytes"):
         linkkit.validate(b"http://h/")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^is_valid\(\) takes a str or a URIReference, not NoneType$"):
+        linkkit.is_valid(None)  # type: ignore[arg-type]
+
+
+def test_a_uri_reference_is_validated_as_the_string_it_composes() -> None:
+    # as resolve and normalize take one; positions are those of compose(reference), the parsed text itself
+    assert linkkit.is_valid(linkkit.parse("http://a/b?"), rule="URI")
+    assert linkkit.validate(linkkit.parse("http://a/b c")) == linkkit.validate("http://a/b c")
+    assert not linkkit.is_valid(linkkit.parse("//a/b"), rule="absolute-URI")
 
 
 def test_long_adversarial_references_finish() -> None:
