@@ -73,8 +73,7 @@ def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes)
             width = max(width, 76)
         encoded = binascii.b2a_base64(data, newline=False)
         lines = [encoded[i : i + width] for i in range(0, len(encoded), width)]
-        trailer = newline if original.endswith(b"\n") else b""
-        return newline.join(lines) + trailer
+        return newline.join(lines) + original[len(original.rstrip(b"\r\n")) :]  # its line ends after the last line
     return data
 
 

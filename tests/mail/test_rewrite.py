@@ -82,6 +82,15 @@ def test_base64_of_one_line_wraps_at_76() -> None:
             assert [len(line) for line in lines] == [76, 76, 76, 8] + ([0] if trailer else [])
             assert base64.b64decode(new_body) == b"see hxxp://a.example/" + b"long/" * 31
 
+
+def test_base64_keeps_the_empty_lines_after_its_last_line() -> None:
+    # the empty line some writers leave before the delimiter is no base64 data: it stays (RFC 2046 5.1.1 bodies)
+    message = (b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n"
+               b"Content-Transfer-Encoding: base64\r\n\r\n" + base64.b64encode(b"http://a.example/")
+               + b"\r\n\r\n\r\n--b--\r\n")
+    (body,) = bodies(defang(message))
+    assert body == base64.b64encode(b"hxxp://a.example/") + b"\r\n\r\n"  # the delimiter's CRLF follows
+
 def test_only_the_changed_part_changes() -> None:
     message = (
         b"Subject: three parts\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\npreamble http://p.example/\r\n"
