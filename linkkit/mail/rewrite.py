@@ -29,8 +29,12 @@ Edit = tuple[int, int, bytes]  # (start, end, new bytes) in one buffer
 
 
 def _fitted(value: str, part: TextPart) -> str:
-    """*value* with each character the part cannot carry percent-encoded as UTF-8 (RFC 3987 3.1, RFC 3986 2.5)."""
+    """*value* with each character the part cannot carry percent-encoded as UTF-8 (RFC 3987 3.1, RFC 3986 2.5).
+    A part said to be 7bit (or saying nothing, RFC 2045 6.1) whose bytes are already not all ASCII is 8bit in fact:
+    its charset writes the new text as it wrote the old (an absolutized ``href="café.html"`` keeps its é)."""
     encoding = part.entity.transfer_encoding
+    if encoding == "7bit" and not part.data.isascii():
+        encoding = "8bit"
     if can_encode(value, part.decoded, encoding):
         return value
     return "".join(c if can_encode(c, part.decoded, encoding) else percent_encode(c) for c in value)

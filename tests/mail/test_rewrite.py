@@ -122,7 +122,13 @@ def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
         assert mail.rewrite(message, value).split(b"\n\n", 1)[1] == expected
 
 
-def test_new_text_in_html_is_escaped_as_text_and_attributes_as_attributes() -> None:
+def test_a_7bit_part_that_holds_8bit_bytes_takes_new_characters_as_its_charset_writes_them() -> None:
+    # no Content-Transfer-Encoding is 7bit (RFC 2045 6.1), yet hand-written messages put UTF-8 there: the part is
+    # 8bit in fact, and the resolved href keeps its characters (resolution percent-encodes nothing, issue 9)
+    message = 'Content-Type: text/html; charset=utf-8\n\n<a href="café.html">x</a>'.encode()
+    assert mail.absolutize(message, "http://b.example/") == message.replace(b'"caf', b'"http://b.example/caf')
+    ascii_only = b"Content-Type: text/html; charset=utf-8\n\n<a href=\"cafe.html\">x</a>"
+    assert mail.rewrite(ascii_only, "caf\u00e9.html").endswith(b'"caf%C3%A9.html">x</a>')  # truly 7bit: stays ASCII
     message = b'Content-Type: text/html\n\n<p>see http://a.example/x <a href="http://b.example/">b</a>'
     new = mail.rewrite(message, lambda link: link.raw + "?a=1&b=<2>")
     assert new.split(b"\n\n", 1)[1] == (b'<p>see http://a.example/x?a=1&amp;b=&lt;2&gt; '
