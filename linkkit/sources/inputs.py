@@ -175,6 +175,9 @@ def _read_on(raw: IO[bytes], name: str, head: bytes, compressed: str | None, cou
     """The documents of a stored file longer than its first bytes *head*, or compressed: read on from *raw*,
     which is closed after."""
     with raw:
+        if not S_ISREG(os.fstat(raw.fileno()).st_mode):  # a pipe named (<(...), a FIFO): read once, as stdin is
+            yield from _piped_documents(name, head, raw, counts, encoding)
+            return
         if compressed in ("gzip", None) and is_warc(peek_decompressed(head, compressed) if compressed else head):
             # FastWARC reads gzip members itself, so each record's offset is its offset in the stored file, and a
             # truncated last member does not hide the records before it
@@ -234,14 +237,27 @@ def _stdin_documents(counts: Counts, encoding: str | None) -> Iterator[Document]
             raise
         raise InputError("<stdin>", f"cannot decompress: {error}") from None
     with stream:
-        yield from _stream_documents(STDIN, "<stdin>", stream, counts, encoding)
+        yield from _stream_documents(STDIN, "<stdin>", stream, counts, encoding, again=False)
 
 
-def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
-                      encoding: str | None) -> Iterator[Document]:
-    """The documents of a decompressed file or of standard input, read from *stream*. Cut short within its first
-    bytes (a damaged member), what decompressed before the cut is still read, as text or a mailbox, then the error
-    document; HTML cut short gives the error alone, as further on."""
+def _piped_documents(name: str, head: bytes, raw: IO[bytes], counts: Counts,
+                     encoding: str | None) -> Iterator[Document]:
+    """The documents of the pipe or FIFO *name*, whose first bytes *head* were read from *raw*: decompressed and
+    told as standard input is, since what was read of it cannot be read again (nor a pipe opened by a worker)."""
+    try:
+        stream = decompressed(cast(IO[bytes], _Rejoined(head, raw)))
+    except CORRUPT as error:
+        raise InputError(name, f"cannot decompress: {error}") from None
+    with stream:
+        yield from _stream_documents(name, name, stream, counts, encoding, again=False)
+
+
+def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts, encoding: str | None, *,
+                      again: bool = True) -> Iterator[Document]:
+    """The documents of a decompressed file, of standard input or of a pipe, read from *stream*; *again* when the
+    input can be read again from *name* (a file), not when it is read once (standard input, a pipe). Cut short
+    within its first bytes (a damaged member), what decompressed before the cut is still read, as text or a
+    mailbox, then the error document; HTML cut short gives the error alone, as further on."""
     head, cut = head_until_cut(stream, BINARY_SNIFF)
     if cut is not None and not head:
         raise InputError(label, f"cannot decompress: {cut}")
@@ -249,7 +265,7 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts,
         yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label)
         return
     if cut is None:
-        yield from _head_documents(name, label, head, stream, counts, encoding, stored=False)
+        yield from _head_documents(name, label, head, stream, counts, encoding, stored=False, again=again)
         return
     for document in _head_documents(name, label, head, None, counts, encoding, stored=False):
         if document.kind != HTML:
@@ -272,7 +288,7 @@ def head_until_cut(stream: IO[bytes], size: int) -> tuple[bytes, BaseException |
 
 
 def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes] | None, counts: Counts,
-                    encoding: str | None, *, stored: bool, whole: int = 0) -> Iterable[Document]:
+                    encoding: str | None, *, stored: bool, whole: int = 0, again: bool = True) -> Iterable[Document]:
     """The documents of an input that is no web archive, whose first bytes *head* were read from *stream* (None
     when *head* is the whole file), which reads the file as *stored* or decompressed. A file longer than *head* is
     read whole here when it is stored and shorter than *whole*, else by the worker from *name* (its size is asked
@@ -287,7 +303,7 @@ def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes] | None
         return _messages(head, stream or io.BytesIO(), label)
     if stream is None or len(head) < BINARY_SNIFF:  # the whole file: no need to open it again
         return (Document(label, kind, head, size=len(head)),)
-    if name == STDIN:
+    if not again:
         return _standard_input(label, kind, head, stream)
     size = os.fstat(stream.fileno()).st_size if stored else os.path.getsize(name)
     if stored and size < whole:
@@ -299,11 +315,11 @@ def _head_documents(name: str, label: str, head: bytes, stream: IO[bytes] | None
 
 
 def _standard_input(label: str, kind: str, head: bytes, stream: IO[bytes]) -> tuple[Document, ...]:
-    """Standard input's text or HTML after its first bytes *head*, read here since it cannot be read twice. A text
-    longer than WHOLE_SIZE bytes goes on into a temporary file that its reader removes, so that a run's memory stays
-    bounded whatever is piped in (HTML is held whole, as its finder reads a file). Input cut short (a damaged gzip
-    member) is an error document after the text read before the cut, as for a compressed file; HTML cut short gives
-    the error alone, as a file does."""
+    """Standard input's (or a pipe's) text or HTML after its first bytes *head*, read here since it cannot be read
+    twice. A text longer than WHOLE_SIZE bytes goes on into a temporary file that its reader removes, so that a
+    run's memory stays bounded whatever is piped in (HTML is held whole, as its finder reads a file). Input cut
+    short (a damaged gzip member) is an error document after the text read before the cut, as for a compressed
+    file; HTML cut short gives the error alone, as a file does."""
     pieces, held = [head], len(head)
     try:
         while kind != TEXT or held <= WHOLE_SIZE:

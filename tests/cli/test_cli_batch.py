@@ -387,3 +387,41 @@ def test_a_terminated_run_removes_its_temporary_files_and_ends_its_workers(
     assert run.returncode == 128 + getattr(signal, signal_name)
     assert b"Traceback" not in err
     assert list(spills.iterdir()) == []
+
+
+def _piped_inputs() -> dict[str, bytes]:
+    """Inputs a pipe may carry that are read past their first 8 KiB: a long text, compressed ones, web archives."""
+    from warc_builder import per_record_gzip, response
+
+    text = b"".join(b"line %d http://t.example/%d\n" % (i, i) for i in range(60_000))  # past WHOLE_SIZE: spooled
+    archive = [response(f"http://w.example/{i}/", b'<a href="x">x</a>', headers=[("Content-Type", "text/html")])
+               for i in range(3)]
+    return {"text": text, "gzip-text": gzip.compress(text[:20_000]), "warc": b"".join(archive),
+            "warc-gz": per_record_gzip(archive)[0], "gzip-mbox": gzip.compress(b"From a@b\n\nhttp://m.example/\n")}
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("kind", list(_piped_inputs()))
+def test_a_pipe_named_as_a_file_is_read_once_as_standard_input_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, kind: str, jobs: str
+) -> None:
+    # a FIFO or a shell's <(...): its first bytes read cannot be read again, nor can a worker open it. A web archive
+    # or a compressed file was "not seekable", a long text gave no links (-j 1) or a traceback (-j 2).
+    import threading
+
+    data = _piped_inputs()[kind]
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb") as pipe:
+            pipe.write(data)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    piped, _ = main(capsys, "extract", "--format", "jsonl", "-q", "-j", jobs, str(fifo))
+    writer.join()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    expected, _ = main(capsys, "extract", "--format", "jsonl", "-q", "-j", jobs, "-")
+    ours = [{**json.loads(line), "input": None} for line in piped.splitlines()]
+    assert ours and ours == [{**json.loads(line), "input": None} for line in expected.splitlines()]
