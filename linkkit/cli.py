@@ -165,8 +165,22 @@ def _mapped(args: argparse.Namespace, function: Callable[[list[Document]], list[
 
     jobs = args.jobs or default_jobs()
     if args.engine == "dask":
-        return run_dask(function, inputs, scheduler=args.scheduler, jobs=jobs)
+        return _on_cluster(run_dask(function, inputs, scheduler=args.scheduler, jobs=jobs), args.scheduler)
     return run_local(function, inputs, jobs=jobs)
+
+
+class _ClusterError(Exception):
+    """The Dask cluster cannot be reached, or was lost: the run ends with its reason (status 1)."""
+
+
+def _on_cluster(results: Iterator[Outcome], scheduler: str | None) -> Iterator[Outcome]:
+    """*results* of the Dask driver, whose failure to reach its scheduler (a wrong --scheduler address, a cluster
+    gone) is an error naming it instead of a traceback; the sources turn an input's own errors into outcomes."""
+    try:
+        yield from results
+    except OSError as error:
+        where = f"--scheduler {scheduler}" if scheduler is not None else "the local Dask cluster"
+        raise _ClusterError(f"{where}: {error}") from None
 
 
 def _progress(args: argparse.Namespace, stderr: IO[str], counts: Counts) -> Progress:
@@ -206,6 +220,13 @@ def _check_batch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
             import dask.distributed  # noqa: F401
         except ImportError:
             parser.error("--engine dask needs Dask: pip install 'linkkit[dask]'")
+    if args.scheduler is not None:
+        from distributed.comm.addressing import get_address_host_port
+
+        try:  # a scheduler another process reaches has a host and a port (tcp://HOST:8786, tls://...)
+            get_address_host_port(args.scheduler)
+        except ValueError as error:
+            parser.error(f"--scheduler {args.scheduler}: {error}")
 
 
 # -- extract -----------------------------------------------------------------------------------------------------
@@ -775,7 +796,7 @@ def main(argv: Iterable[str] | None = None) -> int:
             return int(args.run(args, sys.stdout, messages))
     except _Terminated as stop:  # every temporary file removed and every worker ended on the way here
         return 128 + stop.signal_number
-    except OutputError as error:  # the output cannot be written: nothing more can be done
+    except (OutputError, _ClusterError) as error:  # the output cannot be written, or no cluster to run on
         _error(str(error), messages)
         return EXIT_SOME_FAILED
     except BrokenPipeError:  # `linkkit extract big.txt | head -1`: the reader went away; stop quietly

@@ -63,3 +63,23 @@ def test_scheduler_without_the_dask_engine_is_a_usage_error(capsys: pytest.Captu
         cli.main(["extract", "--scheduler", "tcp://127.0.0.1:1"])
     assert stop.value.code == 2
     assert "--scheduler is for --engine dask" in capsys.readouterr().err
+
+
+def test_a_scheduler_that_cannot_be_reached_is_an_error_naming_it(
+    inputs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it was a traceback (OSError: Timed out trying to connect), after Dask's 30 s
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        status = cli.main(["extract", "-q", "--engine", "dask", "--scheduler", "tcp://127.0.0.1:9", str(inputs)])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err.startswith("linkkit: error: --scheduler tcp://127.0.0.1:9: ") and "Traceback" not in err
+
+
+def test_a_scheduler_address_without_a_port_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["extract", "--engine", "dask", "--scheduler", "nonsense", "-"])
+    assert stop.value.code == 2
+    assert "--scheduler nonsense: missing port number" in capsys.readouterr().err
