@@ -341,15 +341,18 @@ def run_temporaries() -> Iterator[None]:
     """A run whose temporary files are named its own, and removed when it ends if still there: each is removed by
     its reader, but a run that stops early (its reader gone, Ctrl-C) leaves those of the documents and outcomes it
     read ahead. Exit it after the workers ended."""
+    import tempfile
+
     global _run
+    # The temporary folder found now, before any worker is forked: finding it writes and removes a probe file
+    # there, which a worker ended in the middle of it (the run stopped by SIGTERM) left behind.
+    folder = tempfile.gettempdir()
     previous, _run = _run, f"{os.getpid()}.{next(_runs)}"
     try:
         yield
     finally:
-        import tempfile
-
         prefixes = tuple(temporary_prefix(what) for what in _TEMPORARIES)
-        with os.scandir(tempfile.gettempdir()) as entries:
+        with os.scandir(folder) as entries:
             left = [entry.path for entry in entries if entry.name.startswith(prefixes)]
         for path in left:
             with suppress(FileNotFoundError):
