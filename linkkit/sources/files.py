@@ -152,7 +152,10 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
         yield failure(folder, error.strerror or str(error))
         return
     globs = bool(options.exclude or options.include)
+    delivering = _delivering(entries)
     for entry in entries:
+        if entry.name == delivering:
+            continue
         path = entry.path  # the folder's path joined with the entry's name, as os.path.join would
         rel = f"{relative}{entry.name}" if globs else ""
         if options.exclude and _matches(options.exclude, entry.name, rel, _is_folder(entry, options.follow)):
@@ -178,6 +181,14 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
         if options.include and not _included(options.include, entry.name, rel):
             continue
         yield path
+
+
+def _delivering(entries: list[os.DirEntry[str]]) -> str | None:
+    """The name of a Maildir's ``tmp`` among a folder's *entries* (the folder holds ``cur`` or ``new`` too), or None:
+    it holds messages still being delivered, which a reader leaves alone (the Maildir specification; so does
+    :func:`linkkit.mail.messages`)."""
+    names = {entry.name for entry in entries}
+    return "tmp" if "tmp" in names and ("cur" in names or "new" in names) else None
 
 
 __all__ = ["BINARY_SNIFF", "WalkOptions", "is_binary", "names_from", "open_list", "walk"]

@@ -135,6 +135,22 @@ def test_symbolic_links_under_a_folder_are_followed_only_when_asked(
     assert run(capsys, "-r", "-L", str(tree))[0] == [*EXPECTED, "http://outside.example/"]
 
 
+def test_a_maildirs_tmp_folder_is_left_alone_as_its_readers_leave_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    maildir = tmp_path / "mail"
+    for folder in ("cur", "new", "tmp"):
+        (maildir / folder).mkdir(parents=True)
+        message = f"From: a@example.org\nSubject: {folder}\n\nsee http://{folder}.example/\n"
+        (maildir / folder / f"1.{folder}").write_text(message)
+    expected = ["http://cur.example/", "http://new.example/"]
+    assert run(capsys, "-r", str(tmp_path))[0] == expected  # tmp/ holds messages still being delivered
+    assert run(capsys, str(maildir))[0] == expected  # as the Maildir read as a mailbox
+    (tmp_path / "tmp").mkdir()  # a tmp folder elsewhere is a folder like any other
+    (tmp_path / "tmp" / "t.txt").write_text("http://plain.example/\n")
+    assert run(capsys, "-r", str(tmp_path))[0] == [*expected, "http://plain.example/"]
+
+
 def test_an_unreadable_input_is_an_error_in_its_place_and_the_batch_goes_on(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
