@@ -43,6 +43,7 @@ from .io import (
 if TYPE_CHECKING:
     from .batch.extract import ExtractOptions, Outcome
     from .batch.progress import Progress
+    from .batch.rewrite import MailTransform
     from .sources.document import Document
     from .sources.files import WalkOptions
     from .sources.inputs import Counts
@@ -466,7 +467,7 @@ def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
         for source in sources:
             try:
                 if _is_maildir(source) and not args.as_text:
-                    _rewrite_maildir(source, mail_rewriter(args), args)
+                    _rewrite_maildir(source, mail_rewriter(args), args, stderr)
                 else:
                     _rewrite_in_place(source, args, stderr)
             except (InputError, OutputError) as error:
@@ -610,7 +611,7 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
             if _is_maildir(source):
                 if not args.in_place:
                     raise InputError(source.label, "a Maildir is rewritten with --in-place only (one file per message)")
-                _rewrite_maildir(source, mail_absolutizer(args), args)
+                _rewrite_maildir(source, mail_absolutizer(args), args, stderr)
                 continue
             with source.open_binary() as binary:
                 opened = os.fstat(binary.fileno()) if args.in_place else None  # as the file replaced was read
@@ -620,12 +621,17 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
                     raise InputError(source.label, f"{kind}; not rewritten")
                 if is_mail(source.name, head):
                     messages = messages_after(head, binary, source.label)
-                    if out is not None:
-                        rewrite_messages(source, messages, mail_absolutizer(args), out)
-                        continue
-                    with replacing(Path(args.output or source.name), args.force, since=opened) as target:
-                        changed = rewrite_messages(source, messages, mail_absolutizer(args), target.output)
-                        target.changed = args.output is not None or changed
+                    warnings: list[str] = []
+                    try:
+                        if out is not None:
+                            rewrite_messages(source, messages, mail_absolutizer(args), out, warnings)
+                            continue
+                        with replacing(Path(args.output or source.name), args.force, since=opened) as target:
+                            changed = rewrite_messages(source, messages, mail_absolutizer(args), target.output,
+                                                       warnings)
+                            target.changed = args.output is not None or changed
+                    finally:
+                        _report(warnings, stderr)
                     continue
                 data = head + source.read_held(binary, "an HTML document")
             if args.base is None:
@@ -705,16 +711,20 @@ def _is_maildir(source: Input) -> bool:
     return source.name != STDIN and is_maildir(source.name)
 
 
-def _rewrite_maildir(source: Input, transform: Callable[[bytes], bytes], args: argparse.Namespace) -> None:
-    """Rewrite each message file of a Maildir that changes, atomically (as --in-place writes any file)."""
+def _rewrite_maildir(source: Input, transform: MailTransform, args: argparse.Namespace, stderr: IO[str]) -> None:
+    """Rewrite each message file of a Maildir that changes, atomically (as --in-place writes any file); what was
+    wrong with a message is reported on *stderr* as ``extract`` reports it."""
     from . import mail
+    from .batch.rewrite import warned_into
 
     for message in mail.messages(source.name):
         assert message.path is not None  # a Maildir message is a file of its own
+        warnings: list[str] = []
         try:
-            new = transform(message.data)
+            new = transform(message.data, warned_into(warnings, message.path, message.index))
         except ValueError as error:
             raise InputError(message.path, str(error)) from None
+        _report(warnings, stderr)
         if new != message.data:
             with replacing(Path(message.path), args.force) as target:
                 target.output.write(new)

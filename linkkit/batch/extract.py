@@ -230,13 +230,19 @@ def _mail_rows(document: Document, data: bytes, options: ExtractOptions, message
                            emails=options.emails, on_problem=problems.append, refang=options.refang)
     except (LookupError, ValueError) as error:
         raise InputError(document.name, f"message {index}: {error}") from None
-    messages.extend(f"linkkit: {document.name}: message {index}: warning: {problem}" for problem in problems)
+    messages.extend(problem_warning(document.name, index, problem) for problem in problems)
     message_id = mail.message_id(data) if found else None
     offset = document.position.offset or 0
     site = Site(document.name, "character", {"message": index, "message_id": message_id, "offset": offset,
                                              "position": {"offset": offset, "message": index}},
                 ("part", "content_type", "source"))
     return site, [(link, None, None) for link in found]
+
+
+def problem_warning(name: str, index: int, problem: object) -> str:
+    """The standard-error line of a defect linkkit read past in message *index* of *name* (a ``mail.Problem``):
+    ``extract``, ``rewrite`` and ``absolutize`` report one alike (issue 9: "reported with what went wrong")."""
+    return f"linkkit: {name}: message {index}: warning: {problem}"
 
 
 def _whole_text(document: Document, source: Input, options: ExtractOptions, messages: list[str], places: bool,

@@ -33,7 +33,11 @@ from ..text.reference import Reference
 from ..text.stream import finditer_stream
 from ..uri.normalization import normalize
 from ..uri.resolution import Base
-from .extract import Outcome, scanner_options, stream_reach, warn_undecodable
+from .extract import Outcome, problem_warning, scanner_options, stream_reach, warn_undecodable
+
+# A message's transformation (rewrite, absolutize): its bytes in, the new bytes out, each defect it read past given
+# to the function passed with them.
+MailTransform = Callable[[bytes, Callable[[mail.Problem], None]], bytes]
 
 
 def redaction(args: Any) -> Redaction | None:
@@ -139,7 +143,7 @@ def rewrite_stream(
     return changed
 
 
-def mail_rewriter(args: Any) -> Callable[[bytes], bytes]:
+def mail_rewriter(args: Any) -> MailTransform:
     """linkkit.mail.rewrite with the rewrite options: a text part's references as in text (--normalize, --unwrap,
     --angle); an HTML part's URLs normalized on --normalize (attributes as written, without resolving them)."""
     replace_text = replacement(args)
@@ -163,34 +167,40 @@ def mail_rewriter(args: Any) -> Callable[[bytes], bytes]:
     # redacting or defanging reaches an anchor's text too: the address it shows is the one made safe
     anchors = masks is not None or getattr(args, "defang", False)
 
-    def rewritten(data: bytes) -> bytes:
+    def rewritten(data: bytes, on_problem: Callable[[mail.Problem], None]) -> bytes:
         return mail.rewrite(data, replace, base_url=getattr(args, "base", None), abbreviated=args.abbreviated,
-                            emails=args.emails, anchors=anchors)
+                            emails=args.emails, anchors=anchors, on_problem=on_problem)
 
     return rewritten
 
 
-def mail_absolutizer(args: Any) -> Callable[[bytes], bytes]:
-    def absolutized(data: bytes) -> bytes:
-        return mail.absolutize(data, args.base)
+def mail_absolutizer(args: Any) -> MailTransform:
+    def absolutized(data: bytes, on_problem: Callable[[mail.Problem], None]) -> bytes:
+        return mail.absolutize(data, args.base, on_problem=on_problem)
 
     return absolutized
 
 
 def rewrite_messages(
-    source: Input, messages: Iterable[Message], transform: Callable[[bytes], bytes], out: Output
+    source: Input, messages: Iterable[Message], transform: MailTransform, out: Output, warnings: list[str]
 ) -> bool:
     """Write each message of an input transformed (an mbox record escaped again, RFC 4155), one at a time; True
-    when some message changed. A message that does not change is written as the bytes it was read from."""
+    when some message changed. A message that does not change is written as the bytes it was read from; what was
+    wrong with one (a part left as it was) goes to *warnings*, as ``extract`` reports it."""
     changed = False
     for message in messages:
         try:
-            new = transform(message.data)
+            new = transform(message.data, warned_into(warnings, source.label, message.index))
         except ValueError as error:
             raise InputError(source.label, f"message {message.index}: {error}") from None
         changed |= new != message.data
         out.write(message.replaced(new))
     return changed
+
+
+def warned_into(warnings: list[str], name: str, index: int) -> Callable[[mail.Problem], None]:
+    """The ``on_problem`` of message *index* of *name*: each defect put into *warnings* as ``extract`` words it."""
+    return lambda problem: warnings.append(problem_warning(name, index, problem))
 
 
 def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messages: list[str]) -> bool:
@@ -203,7 +213,8 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
         # but refuses a container when it redacts or defangs: _treatment).
         raise InputError(source.label, f"{kind}; not rewritten")
     if not args.as_text and is_mail(source.name, head):
-        return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out)
+        return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out,
+                                messages)
     if looks_like_html(source, head) and not args.as_text:
         if redaction(args) is not None or getattr(args, "defang", False):
             return rewrite_html(source, head + binary.read(), args, out)
@@ -324,7 +335,7 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
         if is_mail(path, head):
             absolutizer = mail_absolutizer(file_options)
             return lambda binary, out, messages: rewrite_messages(
-                source, messages_after(b"", binary, source.label), absolutizer, out)
+                source, messages_after(b"", binary, source.label), absolutizer, out, messages)
         if looks_like_html(source, head):
             if base is None:
                 raise InputError(path, "an HTML document needs --base-url, its retrieval URL")

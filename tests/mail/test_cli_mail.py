@@ -108,6 +108,33 @@ def test_extract_warns_of_a_malformed_message_and_still_gives_its_links(capsys: 
     assert "part 2: transfer-encoding" in captured.err
 
 
+@pytest.mark.parametrize("command", [
+    ["absolutize"], ["absolutize", "-o", "{out}"], ["absolutize", "--in-place"], ["rewrite", "--normalize"],
+    ["rewrite", "--redact"], ["absolutize", "-r", "--base-url", "http://b.example/", "-o", "{out}"],
+])
+def test_rewriting_a_malformed_message_warns_as_extract_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # issue 9: "a malformed message is reported with what went wrong": the bad part is left as it was, and said so
+    folder = tmp_path / "in"
+    folder.mkdir()
+    shutil.copy(CORPUS / "malformed.eml", folder / "malformed.eml")
+    argv = [part.format(out=tmp_path / "out") for part in command]
+    assert cli.main([*argv, str(folder if "-r" in argv else folder / "malformed.eml")]) == 0
+    err = capsys.readouterr().err
+    assert f"{folder / 'malformed.eml'}: message 0: warning: message: structure: no close delimiter" in err
+    assert "part 2: transfer-encoding" in err
+
+
+def test_rewriting_a_maildir_in_place_warns_of_a_malformed_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    maildir = make_maildir(tmp_path)
+    shutil.copy(CORPUS / "malformed.eml", maildir / "new" / "3.c")
+    assert cli.main(["absolutize", "--in-place", str(maildir)]) == 0
+    assert f"{maildir / 'new' / '3.c'}: message 2: warning: message: structure" in capsys.readouterr().err
+
+
 def test_absolutize_mailbox_and_message_to_standard_output(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     for name in ("archive.mbox", "alternative-content-location.eml", "list-headers.eml"):
         assert cli.main(["absolutize", str(CORPUS / name)]) == 0  # no --base needed for mail
