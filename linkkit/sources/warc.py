@@ -28,7 +28,7 @@ import mmap
 import re
 import zlib
 from collections.abc import Generator, Iterator
-from typing import IO, TYPE_CHECKING, cast
+from typing import IO, TYPE_CHECKING, NamedTuple, cast
 
 from .. import io as linkkit_io
 from ..io import read_some
@@ -158,38 +158,63 @@ def record_document(
 _RECORD_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")  # ISO 28500 5.3
 
 
-def _unread(path: str, last: int | None, start: int) -> int | None:
+class _Unread(NamedTuple):
+    """Where reading an archive stopped short: the offset of bytes no record was read from, and why, when the
+    record read last is itself the one at fault (``reason`` None: unread bytes after it)."""
+
+    offset: int
+    reason: str | None = None
+
+
+def _unread(path: str, last: int | None, start: int) -> _Unread | None:
     """Where bytes start in the file *path* (uncompressed, or gzip per record) that no record was read from, after
     the record at offset *last*, or from *start* on when no record was read since reading began there: a record
-    whose header was cut short ends FastWARC's iteration without an error."""
+    whose header was cut short ends FastWARC's iteration without an error. The record at *last* is the one named
+    when it does not end where it should: its gzip member has no end, or its Content-Length does not end it."""
     with open(path, "rb") as file:
         if last is None:
             file.seek(start)
             while chunk := file.read(1 << 16):  # anything but blank lines from *start* on is unread
                 if chunk.strip():
-                    return start
+                    return _Unread(start)
             return None
         file.seek(last)
-        tail = file.read()
-    if tail.startswith(b"\x1f\x8b"):
-        member = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            member.decompress(tail)
-        except zlib.error:
-            return None
-        if not member.eof:  # the last member lacks its end (RFC 1952 2.2: CRC32 and ISIZE close a member)
-            return last
-        rest = member.unused_data
-    else:
-        end = _block_end(tail)
+        head = file.read(_HEADER_WINDOW)
+        member_end = None
+        if head.startswith(b"\x1f\x8b"):
+            try:
+                content, member_end = _member_content(file, head)
+            except zlib.error:
+                return None
+            if member_end is None:  # the last member lacks its end (RFC 1952 2.2: CRC32 and ISIZE close a member)
+                return _Unread(last, "truncated: its gzip member has no end")
+        end = _block_end(head if member_end is None else content)
         if end is None:
             return None
-        if _ran_into_next(tail, end):
-            return last
-        rest = tail[end:]
+        if member_end is None:  # the record's block and a window after it: one record read, not the rest of the file
+            content = head + file.read(max(0, end + _HEADER_WINDOW - len(head)))
+        if _misframed(content, end):
+            length = end - content.find(b"\r\n\r\n") - 4
+            return _Unread(last, f"its Content-Length ({length}) does not end it: no CRLF CRLF after its block")
+        rest_at = last + end if member_end is None else member_end
+        file.seek(rest_at)
+        rest = file.read(_HEADER_WINDOW)
     if not rest.strip(b"\r\n"):
         return None
-    return last + len(tail) - len(rest) + (len(rest) - len(rest.lstrip(b"\r\n")))
+    return _Unread(rest_at + len(rest) - len(rest.lstrip(b"\r\n")))
+
+
+def _member_content(file: IO[bytes], first: bytes) -> tuple[bytes, int | None]:
+    """The content of the gzip member that *first*, read from *file*, starts with (*file* read on as it needs), and
+    the offset in *file* where the member ends; None when it has no end."""
+    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    pieces, data = [], first
+    while data:
+        pieces.append(member.decompress(data))
+        if member.eof:
+            return b"".join(pieces), file.tell() - len(member.unused_data)
+        data = file.read(1 << 16)
+    return b"".join(pieces), None
 
 
 def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> Iterator[Document]:
@@ -218,14 +243,21 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
 _HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a longer one is not judged
 
 
-def _ran_into_next(content: bytes, end: int) -> bool:
-    """Whether the record *content* starts with, whose content block ends at *end* by its Content-Length, was cut
-    short and its length ran into the next record: no CRLF CRLF closes it there (ISO 28500 4), and a version line
-    starts inside its block or where that CRLF CRLF should be. The next record, read from that line on, is intact."""
+def _misframed(content: bytes, end: int) -> bool:
+    """Whether the record *content* starts with (a gzip member's content, or the file from the record on), whose
+    content block ends at *end* by its Content-Length, does not end there: no CRLF CRLF closes it (ISO 28500 4),
+    and its length runs into the next record (a version line starts inside its block, or where that CRLF CRLF
+    should be), falls short of its member's end, or leaves bytes that are neither line ends nor the next record.
+    A record that only lacks some of its closing line ends is not at fault."""
     if content.startswith(b"\r\n\r\n", end):
         return False
+    if len(content) < end:
+        return True
     line = _VERSION_LINE.search(content, content.find(b"\r\n\r\n") + 4, end + 4 + len(b"WARC/1.0\r\n"))
-    return line is not None and line.start() < end + 4
+    if line is not None and line.start() < end + 4:
+        return True
+    after = content[end : end + _HEADER_WINDOW].lstrip(b"\r\n")
+    return bool(after) and _VERSION_LINE.match(after) is None
 
 
 def _block_end(content: bytes) -> int | None:
@@ -389,6 +421,7 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
 
     offset = start = stream.tell()  # where this reading began: the file's start, or a record reading resumed at
     last = None
+    last_position = Position(offset=offset)
     try:
         for record in ArchiveIterator(stream, parse_http=False):
             offset = last = record.stream_pos
@@ -396,13 +429,14 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
             block = record.reader.read() if record.content_length <= limit else record.reader.read(limit + 1)
             held = len(block) <= limit
             headers = {name.lower(): value for name, value in record.headers}
+            last_position = _record_position(offset, headers)
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
-                              _record_position(offset, headers))
+                              last_position)
                 return offset
             if held and len(block) < record.content_length:
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
-                              f"{record.content_length} content bytes", _record_position(offset, headers))
+                              f"{record.content_length} content bytes", last_position)
                 return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
             document = record_document(archive, offset, record_type, headers, block)
@@ -413,9 +447,9 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                 yield document
         unread = None if path is None else _unread(path, last, start)
         if unread is not None:
-            yield failure(archive, f"record at offset {unread}: truncated or not a WARC record",
-                          Position(offset=unread))
-        return unread
+            yield _unread_failure(archive, unread, "truncated or not a WARC record", last_position)
+            return unread.offset
+        return None
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:  # OSError; and a Rust panic in FastWARC (pyo3's PanicException is no Exception)
@@ -429,7 +463,14 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                 at = _unread(path, last, start)
             except (OSError, ValueError, zlib.error):
                 at = None
-        if at is None:
-            at = offset
-        yield failure(archive, f"record at offset {at}: cannot be read: {error}", Position(offset=at))
-        return at
+        stopped = at or _Unread(offset)
+        yield _unread_failure(archive, stopped, f"cannot be read: {error}", last_position)
+        return stopped.offset
+
+
+def _unread_failure(archive: str, unread: _Unread, otherwise: str, last: Position) -> Document:
+    """The error record of where reading stopped: the record read last, named with its header's fields, when it is
+    the one at fault (*unread* says why); else the bytes no record was read from, *otherwise* saying why."""
+    if unread.reason is not None:
+        return failure(archive, f"record at offset {unread.offset}: {unread.reason}", last)
+    return failure(archive, f"record at offset {unread.offset}: {otherwise}", Position(offset=unread.offset))

@@ -569,3 +569,33 @@ def test_a_record_cut_in_its_content_is_named_and_the_record_its_length_runs_int
     errors = [r for r in found if r["kind"] == "error"]
     assert [r["offset"] for r in errors] == [len(records[0])]
     assert [r["target_uri"] for r in found if r["kind"] != "error"][-5:] == ["http://site.example/2"] * 5
+
+
+def _content_length_off_by(one: bytes, by: int) -> bytes:
+    """The record *one* (uncompressed) with its Content-Length *by* bytes more (or fewer) than its block holds."""
+    length = len(one.split(b"\r\n\r\n", 1)[1]) - 4
+    return one.replace(b"Content-Length: %d\r\n" % length, b"Content-Length: %d\r\n" % (length + by), 1)
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("by", [-1, -5, -40, 5], ids=["one-short", "five-short", "a-page-short", "five-long"])
+@pytest.mark.parametrize("last", [False, True], ids=["middle", "last"])
+def test_a_record_whose_content_length_is_wrong_is_the_one_named_and_the_next_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, by: int, last: bool
+) -> None:
+    # ISO 28500 4: a record is its header, Content-Length bytes of block, then CRLF CRLF. A second record whose
+    # Content-Length is wrong leaves bytes that are no record after its block (or runs into the next gzip member):
+    # the error named those bytes' offset or the next record's, whose links were lost in a .warc.gz, and said
+    # "Invalid WARC header". Now the second record is named, with its record_id, and the third is read.
+    body = b'<a href="/q">q</a>'
+    records = [response(f"http://site.example/{i}", body, headers=[("Content-Type", "text/html")]) for i in range(3)]
+    if last:
+        records.pop()
+    records[1] = _content_length_off_by(records[1], by)
+    data, offsets = per_record_gzip(records) if per_record else (b"".join(records), [0, len(records[0])])
+    found = extract(capsys, write(tmp_path, "wrong.warc.gz" if per_record else "wrong.warc", data), status=1)
+    errors = [r for r in found if r["kind"] == "error"]
+    assert [(r["offset"], r["target_uri"]) for r in errors] == [(offsets[1], "http://site.example/1")]
+    read = [r["target_uri"] for r in found if r["kind"] != "error"]
+    assert read[0] == "http://site.example/0"
+    assert last or read[-1] == "http://site.example/2"  # the third is read
