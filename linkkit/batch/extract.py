@@ -214,7 +214,7 @@ def _html_rows(document: Document, data: bytes, options: ExtractOptions, places:
         found = html.links(data, base_url=base, encoding=encoding)
     except (LookupError, ValueError) as error:  # an unknown or unusable encoding
         if options.encoding is not None:
-            raise InputError(document.name, str(error)) from None
+            raise InputError(document_label(document), str(error)) from None
         found = html.links(data, base_url=base)  # a charset the Encoding Standard lacks: as if undeclared
     site = Site(document.name, "byte", document.position.fields(), HTML_ATTRIBUTES)
     return site, _placed(data, b"\n", found) if places else [(link, None, None) for link in found]
@@ -265,7 +265,7 @@ def _whole_text(document: Document, source: Input, options: ExtractOptions, mess
     if not clean:
         undecodable = Undecodable()
         undecodable.check(text, 0, 1, 0)
-        warn_undecodable(undecodable, document.name, encoding, messages)
+        warn_undecodable(undecodable, source.label, encoding, messages)
     return found
 
 
@@ -299,7 +299,7 @@ def _placed(text: AnyStr, newline: AnyStr, links: Iterable[LinkLike]) -> list[Ro
 
 def _text_rows(document: Document, options: ExtractOptions, messages: list[str], places: bool) -> Iterable[Row]:
     """The rows of a text: a list when it is held whole and decodes, else read as a stream."""
-    source = Input(document.path or document.name, options.encoding or _usable_charset(document.charset))
+    source = Input(document.path or document_label(document), options.encoding or _usable_charset(document.charset))
     if document.data is not None:
         whole = _whole_text(document, source, options, messages, places)
         if whole is not None:
@@ -309,7 +309,6 @@ def _text_rows(document: Document, options: ExtractOptions, messages: list[str],
 
 def _streamed_rows(document: Document, source: Input, options: ExtractOptions, messages: list[str], places: bool,
                    ) -> Iterator[Row]:
-    label = document.name
     try:
         stream: IO[bytes] = io.BytesIO(document.data or b"") if document.data is not None else _opened(document)
         with stream:
@@ -326,12 +325,22 @@ def _streamed_rows(document: Document, source: Input, options: ExtractOptions, m
             else:
                 yield from text_rows(chunks, options.scanner, places)
             if cut:  # a compressed file cut short: every link of the text before the cut is out already
-                raise InputError(label, f"cannot decompress further: {cut[0]}")
+                raise InputError(source.label, f"cannot decompress further: {cut[0]}")
     finally:
         if document.temporary and document.path is not None:  # standard input's text, spooled: read once
             with contextlib.suppress(FileNotFoundError):
                 os.remove(document.path)
-    warn_undecodable(undecodable, label, encoding, messages)
+    warn_undecodable(undecodable, source.label, encoding, messages)
+
+
+def document_label(document: Document) -> str:
+    """How a message names *document*: its input, and for a record of a web archive the record's offset, as the
+    archive's own errors name it (``crawl.warc.gz: record at offset 305``); a message of a mailbox names its index
+    itself."""
+    position = document.position
+    if position.offset is None or position.message is not None:
+        return document.name
+    return f"{document.name}: record at offset {position.offset}"
 
 
 def _until_cut(chunks: Iterator[str], cut: list[BaseException]) -> Iterator[str]:

@@ -227,8 +227,10 @@ def header_links(envelope: Envelope) -> tuple[HeaderLink, ...]:
                 found.append(HeaderLink(f"http {name}", field_text(raw), (start + lead, start + len(value))))
         elif name == "link":
             for a, b in _link_targets(value):
-                raw = unfolded(value[a:b]).strip()
-                found.append(HeaderLink("http link", field_text(raw), (start + a, start + b)))
+                written = value[a:b]  # the span is the URL's, without spaces written inside the brackets
+                a += len(written) - len(written.lstrip())
+                b -= len(written) - len(written.rstrip())
+                found.append(HeaderLink("http link", field_text(unfolded(value[a:b])), (start + a, start + max(a, b))))
         elif name == "refresh":  # read as <meta http-equiv=refresh> is; linkkit.html loaded only for one
             from ..html.places import read_refresh
 

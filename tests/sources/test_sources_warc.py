@@ -599,3 +599,36 @@ def test_a_record_whose_content_length_is_wrong_is_the_one_named_and_the_next_is
     read = [r["target_uri"] for r in found if r["kind"] != "error"]
     assert read[0] == "http://site.example/0"
     assert last or read[-1] == "http://site.example/2"  # the third is read
+
+
+@pytest.mark.parametrize("field", [" < /c > ;rel=prev", "<\t/c >", "< /c>, < >"], ids=["spaces", "tab", "and-empty"])
+def test_a_link_target_written_with_spaces_in_its_brackets_has_the_url_as_raw_and_span(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str
+) -> None:
+    # RFC 8288 3: "<" URI-Reference ">", and a URI holds no space: the span held the spaces the raw left out
+    block = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nLink: {field}\r\n\r\n".encode()
+    archive = write(tmp_path, "s.warc", record("response", block, target="http://site.example/d/p",
+                                                content_type="application/http;msgtype=response"))
+    found = extract(capsys, archive)
+    assert (found[0]["raw"], found[0]["uri"]) == ("/c", "http://site.example/c")
+    assert all(block[slice(*r["span"])].decode() == r["raw"] for r in found)
+
+
+def test_a_records_warning_and_error_on_standard_error_name_the_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a line on standard error named only the archive ("a.warc:1:25: warning"), not which of its records; the
+    # archive's own errors say "record at offset N", and so do a record's warnings and decoding errors now
+    records = [response(f"http://site.example/{i}", body, headers=[("Content-Type", f"text/plain{charset}")])
+               for i, (body, charset) in enumerate([
+                   (b"see http://x.example/ ok", ""),
+                   (b"see http://x.example/caf\xe9 ok", ""),
+                   ("see http://x.example/".encode("utf-16-le") + b"!", "; charset=utf-16le"),
+               ])]
+    archive = write(tmp_path, "a.warc", b"".join(records))
+    assert cli.main(["extract", "-j", "1", str(archive)]) == 1
+    second, third = len(records[0]), len(records[0] + records[1])
+    assert capsys.readouterr().err.splitlines() == [
+        f"linkkit: {archive}: record at offset {second}:1:25: warning: 1 byte(s) not valid utf-8; kept unchanged",
+        f"linkkit: error: {archive}: record at offset {third}: cannot decode byte 42 as utf-16-le: truncated data",
+    ]
