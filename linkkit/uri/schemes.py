@@ -66,8 +66,11 @@ SCHEMES = _table(
         spec="draft-ietf-secsh-scp-sftp-ssh-uri"),
     Scheme(name="sftp", default_port=22, uses_authority=True, prose_start=_AUTHORITY,
         spec="draft-ietf-secsh-scp-sftp-ssh-uri"),
-    Scheme(name="coap", default_port=5683, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 7252 6.1"),
-    Scheme(name="coaps", default_port=5684, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 7252 6.2"),
+    # RFC 7252 6.3: "an empty path component is equivalent to an absolute path of "/"" (coap and coaps alike).
+    Scheme(name="coap", default_port=5683, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
+        spec="RFC 7252 6.1"),
+    Scheme(name="coaps", default_port=5684, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
+        spec="RFC 7252 6.2"),
     Scheme(name="xmpp", spec="RFC 5122"),
     Scheme(name="urn", spec="RFC 8141"),
     Scheme(name="tel", spec="RFC 3966"),
