@@ -65,20 +65,38 @@ PROSE_PUNCTUATION = {
     "hardly ever end with -- unlike the unreserved '_' and '~' (RFC 3986 2.3), which stay",
 }
 
-# Openers and their closers, for naming the delimiter of a bare reference (delimiters are not part of the reference):
-# RFC 3986 appendix C's double quotes, single quotes, the brackets of prose and Markdown, and their CJK and full-width
-# forms.
+# Openers and the closers that may answer them, for naming the delimiter of a bare reference (delimiters are not part
+# of the reference): RFC 3986 appendix C's double quotes, single quotes, the brackets of prose and Markdown, and their
+# CJK and full-width forms; and the quotation marks of the other languages whose prose wraps a reference in them,
+# each opener with the closers its languages pair it with (the Unicode Standard 6.2, "Quotation Marks": German
+# „…“ and Polish „…”, French «…» and German »…«, Swedish »…»).
 ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
     '"': ('"', "quote"),
     "'": ("'", "quote"),
     "\u201c": ("\u201d", "quote"),  # “ ”
     "\u2018": ("\u2019", "quote"),  # ‘ ’
+    "\u201e": ("\u201c\u201d", "quote"),  # „ “, „ ”
+    "\u201a": ("\u2018\u2019", "quote"),  # ‚ ‘, ‚ ’
+    "\u00ab": ("\u00bb", "quote"),  # « »
+    "\u00bb": ("\u00ab\u00bb", "quote"),  # » «, » »
+    "\u2039": ("\u203a", "quote"),  # ‹ ›
+    "\u203a": ("\u2039\u203a", "quote"),  # › ‹, › ›
     "\u300c": ("\u300d", "quote"),  # 「 」
     "\u300e": ("\u300f", "quote"),  # 『 』
+    "\uff62": ("\uff63", "quote"),  # ｢ ｣ (half-width)
+    "\uff02": ("\uff02", "quote"),  # ＂ ＂ (full-width)
+    "\uff07": ("\uff07", "quote"),  # ＇ ＇ (full-width)
     "(": (")", "bracket"),
     "[": ("]", "bracket"),
     "\uff08": ("\uff09", "bracket"),  # （ ）
+    "\uff3b": ("\uff3d", "bracket"),  # ［ ］
     "\u3010": ("\u3011", "bracket"),  # 【 】
+    "\u3008": ("\u3009", "bracket"),  # 〈 〉
+    "\u300a": ("\u300b", "bracket"),  # 《 》
+    "\u3014": ("\u3015", "bracket"),  # 〔 〕
+    "\u3016": ("\u3017", "bracket"),  # 〖 〗
+    "\u3018": ("\u3019", "bracket"),  # 〘 〙
+    "\u301a": ("\u301b", "bracket"),  # 〚 〛
     "<": (">", "angle"),  # an e-mail in <...>; URIs in <...> take the angle path below
 }
 

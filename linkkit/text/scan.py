@@ -210,6 +210,9 @@ _ABBREVIATED_FIRST = _Pattern(rf"(?i)(?:www|ftp)\.{_LABEL}")
 _FIRST_LABEL = _Pattern(_LABEL)
 _MORE_LABELS = _Pattern(rf"(?:\.{_LABEL}){{1,{_RUN_ITEMS}}}+")
 _HOST_END = _Pattern(r"[:/?#]|\Z")
+# Prose punctuation that may stand right after an abbreviated reference's host and go on into a word or another
+# reference ("www.example.com's", "www.a.example,www.b.example"): it ends the reference at its host.
+_PROSE_AFTER_HOST = frozenset(PROSE_PUNCTUATION).difference(".:?")
 _LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
 # A domain's characters, labels and dots (RFC 1034 3.5), read up to a hyphen that may break its line.
 _DOMAIN_RUN = _Pattern(rf"[\p{{L}}\p{{N}}.\-]{{0,{_RUN_ITEMS}}}+")
@@ -322,6 +325,9 @@ def _quoted_line(text: str, at: int) -> bool:
     return _QUOTE_MARKER.match(text, line_start, at) is not None
 
 
+_NOT_ENCLOSED: tuple[str, Delimiter] = ("", "bare")  # no opener: no closers
+
+
 def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
     """Name the delimiter of a bare reference: the opener just before it and its closer just after it."""
     if start > 1 and text.startswith("](", start - 2):
@@ -329,21 +335,21 @@ def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
         outer_end = end + 1 if text.startswith(")", end) else end
         return _Extent(start, end, start - 1, outer_end, "markdown", max(horizon, end + 1))
     if start > 0 and end < len(text):
-        closer, delimiter = ENCLOSERS.get(text[start - 1], ("", "bare"))
-        at = -1 if not closer else end if text[end] == closer else _closer_after(text, end, closer)
+        closers, delimiter = ENCLOSERS.get(text[start - 1], _NOT_ENCLOSED)
+        at = -1 if not closers else end if text[end] in closers else _closer_after(text, end, closers)
         if at >= 0:
             return _Extent(start, end, start - 1, at + 1, delimiter, max(horizon, at + 1))
     return _Extent(start, end, start, end, "bare", max(horizon, end + 1))
 
 
-def _closer_after(text: str, end: int, closer: str) -> int:
-    """Where *closer* follows the reference that ends at *end* past the prose punctuation trimmed from it (rule 5):
-    '"http://example.org/a."' is quoted, "(http://example.org/a?)" bracketed (RFC 3986 appendix C); -1 if it does
-    not."""
+def _closer_after(text: str, end: int, closers: str) -> int:
+    """Where one of *closers* follows the reference that ends at *end* past the prose punctuation trimmed from it
+    (rule 5): '"http://example.org/a."' is quoted, "(http://example.org/a?)" bracketed (RFC 3986 appendix C); -1 if
+    none does."""
     at = end
-    while at < len(text) and text[at] != closer and text[at] in PROSE_PUNCTUATION:
+    while at < len(text) and text[at] not in closers and text[at] in PROSE_PUNCTUATION:
         at += 1
-    return at if text.startswith(closer, at) else -1
+    return at if at < len(text) and text[at] in closers else -1
 
 
 def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
@@ -486,7 +492,6 @@ _PLAIN_RUN = _compile_plain(_PLAIN_RUN_SOURCE)
 _PLAIN_ALNUM = _class(ALPHA + DIGIT)
 _PLAIN_LABEL = rf"{_PLAIN_ALNUM}(?:{_class(ALPHA + DIGIT + '-')}{{0,{_MAX_LABEL - 2}}}{_PLAIN_ALNUM})?"
 _PLAIN_HOST = _compile_plain(rf"(?i:www|ftp)\.(?>{_PLAIN_LABEL})(?:\.{_PLAIN_LABEL})++(?:[:/?#]|\Z)")
-_NOT_ENCLOSED: tuple[str, Delimiter] = ("", "bare")
 _EMPTY_AUTHORITY = frozenset("/?#")
 
 
@@ -535,9 +540,9 @@ def _plain_uri(
         if text.startswith(")", end):
             outer_end = end + 1
     elif start > 0 and end < size:
-        closer, enclosed = ENCLOSERS.get(text[start - 1], _NOT_ENCLOSED)
-        if closer:
-            at = end if text[end] == closer else _closer_after(text, end, closer)
+        closers, enclosed = ENCLOSERS.get(text[start - 1], _NOT_ENCLOSED)
+        if closers:
+            at = end if text[end] in closers else _closer_after(text, end, closers)
             if at >= 0:
                 outer_start, outer_end, delimiter = start - 1, at + 1, enclosed
     reference = _NEW(Reference)
@@ -571,7 +576,7 @@ def _plain_abbreviated(text: str, at: int, floor: int, max_length: int, base: in
     end = run.end(1)
     extent = _enclosed(text, at, end, run.end() + _BARE_REACH)
     if _PLAIN_HOST.match(text, at, end) is None:
-        return None, extent.horizon
+        return None  # not a host, or a host that prose punctuation follows (_host_before_prose)
     written = text[at:end]
     return _reference(text, extent, _abbreviated_prefix(written) + written, "abbreviated", (), base), extent.horizon
 
@@ -622,7 +627,9 @@ _SLASHES_ENOUGH = frozenset(
 _PLAIN_SCHEMES = frozenset(name for name in KNOWN_SCHEMES if name != "urn" and name[:1].isalpha())
 # The letters of the scripts that write words without spaces between them (Chinese and Japanese prose glues words to
 # "nntp:").
-_CJK_LETTER = _Pattern(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_CJK_LETTERS = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
+_CJK_LETTER = _Pattern(f"[{_CJK_LETTERS}]")
+_CJK_LETTER_BACK = _Pattern(f"(?r)[{_CJK_LETTERS}]")
 # How much of what follows "scheme:" is weighed for that: less than a window, so that the beginning of a long run
 # decides, the same whether the run is judged whole or by its beginning.
 _CJK_SAMPLE = 128
@@ -763,6 +770,11 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions,
     plain = _plain_abbreviated(text, at, floor, options.max_length, scan.base)
     if plain is not None:
         return plain
+    host_only = _host_before_prose(text, at, floor, options.max_length)
+    if host_only is not None:
+        written = text[host_only.start : host_only.end]
+        uri = _abbreviated_prefix(written) + written
+        return _reference(text, host_only, uri, "abbreviated", (), scan.base), host_only.horizon
     beginning = _beginning(text, at, floor, options.max_length)
     if beginning is not None and _ABBREVIATED.match(beginning[0], partial=True) is None:
         return None, beginning[1]  # no continuation of the beginning makes a host of three labels
@@ -778,18 +790,33 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions,
     return reference, extent.horizon
 
 
+def _host_before_prose(text: str, at: int, floor: int, max_length: int) -> _Extent | None:
+    """The extent of the "www." or "ftp." host at *at* when prose punctuation follows it right away
+    ("www.example.com's", "www.a.example,www.b.example"), which no host holds (RFC 1034 3.5) and which does not start
+    a port, path, query or fragment (RFC 3986 3.2): the reference ends with its host.  None elsewhere, and inside
+    <...>, where all up to the ">" is the reference (RFC 2396 appendix E)."""
+    limit = min(len(text), at + max_length)
+    host = _labels_after(text, _ABBREVIATED_FIRST.match(text, at, limit), limit)
+    if host is None or host == limit or text[host] not in _PROSE_AFTER_HOST:
+        return None
+    if _ANGLE_OPEN_BACK.match(text, max(floor, at - 3 * MAX_WRAP), at) is not None:
+        return None
+    return _delimited(text, at, host, host + _BARE_REACH, floor, truncated=False)  # as far as a bare walk's decision
+
+
 def _abbreviated_prefix(written: str) -> str:
     """The scheme put before an abbreviated reference: RFC 3986 draft appendix F, "most hostnames beginning with
     "www" are likely to have a URI prefix of "http://""; "ftp." hosts serve FTP (RFC 1738 3.2)."""
     return "http://" if written[:1] in "wW" else "ftp://"
 
 
-def _labels_after(text: str, first: regex.Match[str] | None) -> int | None:
-    """Where the labels that follow the label *first* ends (RFC 1034 3.5) end, or None when no ".label" follows."""
+def _labels_after(text: str, first: regex.Match[str] | None, limit: int | None = None) -> int | None:
+    """Where the labels that follow the label *first* ends (RFC 1034 3.5) end, read up to *limit* (None: the end),
+    or None when no ".label" follows."""
     if first is None:
         return None
     end = int(first.end())
-    while (more := _MORE_LABELS.match(text, end)) is not None:
+    while (more := _MORE_LABELS.match(text, end, limit)) is not None:
         end = int(more.end())
     return end if end > first.end() else None
 
@@ -852,6 +879,8 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
     start = local.start()
     if start == low and low > floor and _LOCAL_PART_CHAR.match(text, low - 1) is not None:
         return None, horizon  # a local-part longer than RFC 5321 allows
+    if not text[start:at].isascii():
+        start = _after_cjk_prose(text, start, at)
     if start > low and text[start - 1] in _WRAP_WHITESPACE:
         first_line = _wrapped_local_part(text, start, floor, at)
         if first_line is not None:
@@ -868,6 +897,15 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
     alternatives = _alternatives(raw, uri, "mailto:") if wrapped else ()
     extent = _enclosed(text, start, end, horizon)
     return _reference(text, extent, uri, "email", alternatives, scan.base), extent.horizon
+
+
+def _after_cjk_prose(text: str, start: int, at: int) -> int:
+    """Where the local part read back from the "@" at *at* to *start* begins when a CJK word is glued to it, as
+    CJK prose writes words without spaces ("请联系john@example.com"): after that word's last letter, as a scheme
+    glued to a CJK word starts at its own first letter (rule 6); a local part that ends with CJK letters is kept
+    whole (RFC 6531 3.3 allows them)."""
+    glued = _CJK_LETTER_BACK.search(text, start, at)
+    return start if glued is None or glued.end() == at else int(glued.end())
 
 
 def _wrapped_local_part(text: str, start: int, floor: int, at: int) -> int | None:

@@ -415,10 +415,12 @@ _ADVERSARIAL = textwrap.dedent(
         # a ":" trigger that looks over a wrap to "//"; trimmed punctuation before a closer; BBCode's end tag
         "<http:\\n//" * (K // 9), ("http:" + " " * 60) * (K // 65) + "//", "(http://a.b/x" + "." * M + ")",
         "(http://a.b/x." * (K // 14), "[url]http://a/[/" * (K // 16),
+        # a "www." host that prose punctuation follows, the next one right after it
+        "www.a.b," * (K // 8), "www.a.b's" * (K // 9),
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
-    for text in ("www" + ".a" * (4 * M), "a@" + "b." * (4 * M) + "c"):
+    for text in ("www" + ".a" * (4 * M), "www" + ".a" * (4 * M) + "'s", "a@" + "b." * (4 * M) + "c"):
         list(linkkit.finditer(text, emails=True, max_length=1 << 30))
     print("done")
     """
