@@ -4,6 +4,7 @@ payload de-chunked and decompressed, the media type and charset, and the URLs th
 from __future__ import annotations
 
 import functools
+import io
 import re
 import zlib
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from types import ModuleType
 from typing import NamedTuple, cast
 
 from .. import io as linkkit_io
+from .compressed import decompressing
 from .document import HeaderLink
 
 # RFC 9112 2.2: a recipient may take a bare LF as a line terminator; the header section ends at an empty line.
@@ -94,23 +96,24 @@ def media_type(content_type: str | None) -> tuple[str | None, str | None]:
     return kind.strip().lower() or None, charset
 
 
+# RFC 9112 7.1: chunk-size (1*HEXDIG), then chunk extensions (";" ...) and the line's end.
+_CHUNK_SIZE = re.compile(rb"[ \t]*([0-9A-Fa-f]+)[ \t]*(?:;[^\n]*)?\r?\n")
+
+
 def dechunked(payload: bytes) -> bytes:
     """The body of a ``Transfer-Encoding: chunked`` payload (RFC 9112 7.1): chunk extensions ignored, the trailer
-    dropped; a payload cut short keeps the chunks read."""
+    dropped; a payload cut short keeps the chunks read. One whose first line is no chunk size is the body as it is:
+    the tool that archived it de-chunked it and kept the header (warcio and jwarc read such a payload so)."""
     out = bytearray()
     position = 0
     while True:
-        line_end = payload.find(b"\n", position)
-        if line_end < 0:
-            break
-        size_text = payload[position:line_end].split(b";", 1)[0].strip()
-        try:
-            size = int(size_text, 16)
-        except ValueError:
-            break
+        size_line = _CHUNK_SIZE.match(payload, position)
+        if size_line is None:
+            return payload if position == 0 else bytes(out)
+        size = int(size_line.group(1), 16)
         if size == 0:
             break
-        start = line_end + 1
+        start = size_line.end()
         out += payload[start : start + size]
         position = start + size
         if payload.startswith(b"\r\n", position):
@@ -155,6 +158,8 @@ def _undone(coding: str, payload: bytes, most: int) -> bytes:
             return zlib.decompressobj().decompress(payload, most)
         except zlib.error:
             return zlib.decompressobj(-zlib.MAX_WBITS).decompress(payload, most)
+    if coding == "zstd":  # RFC 8878 7.2, with the Zstandard reader compressed files use
+        return _zstd_undone(payload, most)
     brotli = _brotli() if coding == "br" else None
     if brotli is not None:
         try:
@@ -162,6 +167,19 @@ def _undone(coding: str, payload: bytes, most: int) -> bytes:
         except TypeError:  # a brotli before 1.1 has no output limit
             return bytes(brotli.Decompressor().process(payload))
     raise DecodingError(f"content coding {coding!r} is not supported")
+
+
+def _zstd_undone(payload: bytes, most: int) -> bytes:
+    """*payload* in content coding ``zstd`` decompressed, at most *most* bytes; one cut short gives what its start
+    decompresses to, a damaged one is an OSError."""
+    reader = cast(io.BufferedReader, decompressing(io.BytesIO(payload), "zstd"))  # read1: nothing lost at a cut
+    out = bytearray()
+    try:
+        while len(out) < most and (piece := reader.read1(min(1 << 16, most - len(out)))):
+            out += piece
+    except EOFError:  # cut short inside its frame
+        pass
+    return bytes(out)
 
 
 @functools.cache

@@ -59,6 +59,21 @@ def test_a_chunked_gzip_payload_is_dechunked_then_decompressed(
         "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
 
 
+@pytest.mark.parametrize(("body", "coding"), [
+    (PAGE, None), (gzip.compress(PAGE), "gzip"), (b"abc " + PAGE, None), (b"0x1f " + PAGE, None),
+], ids=["html", "gzip", "hex-like-word", "hex-like-prefix"])
+def test_a_payload_said_to_be_chunked_that_is_not_is_read_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: bytes, coding: str | None
+) -> None:
+    # some tools archive a payload de-chunked and keep its Transfer-Encoding: chunked; its first line is then no
+    # chunk size (RFC 9112 7.1: 1*HEXDIG, extensions, CRLF), and warcio and jwarc read it as it is. It gave no links.
+    headers = [("Content-Type", "text/html"), ("Transfer-Encoding", "chunked")]
+    archive = write(tmp_path, "n.warc", response("http://site.example/", body,
+                                                 headers=headers + ([("Content-Encoding", coding)] if coding else [])))
+    assert [r["uri"] for r in extract(capsys, archive)] == [
+        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
+
+
 @pytest.mark.parametrize("encode", [zlib.compress, lambda data: zlib.compress(data)[2:-4]], ids=["zlib", "raw"])
 def test_a_deflate_payload_is_decompressed_zlib_or_raw(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], encode: object
@@ -66,6 +81,23 @@ def test_a_deflate_payload_is_decompressed_zlib_or_raw(
     archive = write(tmp_path, "d.warc", response("http://site.example/", encode(PAGE), headers=[  # type: ignore[operator]
         ("Content-Type", "text/html"), ("Content-Encoding", "deflate")]))
     assert extract(capsys, archive)[0]["uri"] == "http://site.example/next.html"
+
+
+def test_a_zstd_payload_is_decompressed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # RFC 8878 7.2 registers the "zstd" content coding (browsers send it in Accept-Encoding); it was an error record
+    archive = write(tmp_path, "z.warc", response("http://site.example/", _zstd(PAGE), headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", "zstd")]))
+    assert extract(capsys, archive)[0]["uri"] == "http://site.example/next.html"
+
+
+def test_a_zstd_payload_cut_short_gives_the_links_of_what_decompresses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a Zstandard block decompresses whole (RFC 8878 3.1.1.2): the payload is the blocks flushed before the cut
+    page = b"".join(f'<a href="/p{i}">{i}</a>'.encode() for i in range(50))
+    archive = write(tmp_path, "t.warc", response("http://site.example/", unfinished(page, "zstd"), headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", "zstd")], extra={"WARC-Truncated": "length"}))
+    assert [r["uri"] for r in extract(capsys, archive)] == [f"http://site.example/p{i}" for i in range(50)]
 
 
 def test_a_brotli_payload_is_decompressed_when_brotli_is_at_hand(
@@ -79,6 +111,12 @@ def test_a_brotli_payload_is_decompressed_when_brotli_is_at_hand(
 
 def _brotli(data: bytes) -> bytes:
     return pytest.importorskip("brotli").compress(data)  # type: ignore[no-any-return]
+
+
+def _zstd(data: bytes) -> bytes:
+    import zstandard
+
+    return zstandard.ZstdCompressor().compress(data)
 
 
 CODINGS = {"gzip": gzip.compress, "deflate": zlib.compress, "br": _brotli}
@@ -468,13 +506,13 @@ def test_an_undecodable_content_coding_is_an_error_record_after_the_header_links
     assert found[2]["uri"] == "http://site.example/next.html"  # the next record is read
 
 
-@pytest.mark.parametrize("coding", ["gzip", "deflate", "br"])
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "zstd"])
 def test_a_payload_that_decodes_past_the_held_limit_is_an_error_record_after_the_header_links(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, coding: str
 ) -> None:
     # a bomb (a small record decoding to gigabytes) is decoded no further than the most held whole
     monkeypatch.setattr("linkkit.io.HELD_LIMIT", 4096)
-    encode = {"gzip": gzip.compress, "deflate": zlib.compress}.get(coding) or pytest.importorskip("brotli").compress
+    encode = {**CODINGS, "zstd": _zstd}[coding]
     bomb = response("http://site.example/", encode(PAGE + b" " * 5000), headers=[
         ("Content-Type", "text/html"), ("Content-Encoding", coding), ("Link", "</a>; rel=next")])
     under = response("http://site.example/ok", encode(PAGE + b" " * 3000), headers=[
