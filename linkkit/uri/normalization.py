@@ -38,6 +38,17 @@ def _normalize_case_insensitive(text: str) -> str:
     return normalize_percent_encoding(_lower_ascii(text), case_insensitive=True)
 
 
+def _normalize_domains(path: str) -> str:
+    """A path of comma-separated addresses (RFC 6068 2: ``addr-spec *("," addr-spec)``) with the domain of each, after
+    its last "@", case-normalized as a host is (RFC 3986 6.2.3); the local parts keep their case."""
+    addresses = path.split(",")
+    for index, address in enumerate(addresses):
+        local, at, domain = address.rpartition("@")
+        if at:
+            addresses[index] = local + at + _normalize_case_insensitive(domain)
+    return ",".join(addresses)
+
+
 def _normalize_authority(authority: str, scheme: str, level: Level) -> str:
     if "@" in authority or "[" in authority or "%" in authority:
         userinfo, host, port = split_authority(authority)
@@ -102,6 +113,10 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
         row = SCHEMES.get(scheme)
         if row is not None and row.empty_path_is_slash:
             path = "/"  # RFC 3986 6.2.3: "http://example.com" is "http://example.com/"
+    elif level == "scheme" and authority is None and "@" in path and scheme is not None:
+        row = SCHEMES.get(scheme)
+        if row is not None and row.path_domains:
+            path = _normalize_domains(path)  # RFC 3986 6.2.3: "mailto:Joe@Example.COM" is "mailto:Joe@example.com"
     if query and "%" in query:
         query = normalize_percent_encoding(query)
     if fragment and "%" in fragment:

@@ -14,6 +14,9 @@ class Scheme:
     default_port: int | None = None
     uses_authority: bool = False
     empty_path_is_slash: bool = False  # RFC 3986 6.2.3: an empty path is equivalent to "/" (http and its kin)
+    # RFC 3986 6.2.3: the path is a list of addresses whose domain (after the last "@") is a host name, so
+    # case-insensitive: "mailto:Joe@Example.COM" is equivalent to "mailto:Joe@example.com".
+    path_domains: bool = False
     # The plain-text scanner's evidence that "scheme:" in running text starts a reference: a regular expression
     # the scheme-specific part must match at its start ("svn:ignore", "FILE:LINE" are prose); None when the
     # scheme's syntax demands nothing a word could not also have.
@@ -39,7 +42,7 @@ SCHEMES = _table(
     # RFC 1738 3.4.1: an empty gopher-path may go without its "/" (type "1", empty selector either way).
     Scheme(name="gopher", default_port=70, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
         spec="RFC 1738 3.4; RFC 4266"),
-    Scheme(name="mailto", spec="RFC 1738 3.5; RFC 6068"),
+    Scheme(name="mailto", path_domains=True, spec="RFC 1738 3.5; RFC 6068"),
     Scheme(name="news", spec="RFC 1738 3.6; RFC 5538"),
     Scheme(name="nntp", default_port=119, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 1738 3.7; RFC 5538"),
     # RFC 1738 3.8: "telnet://<user>:<password>@<host>:<port>/", whose final "/" may be omitted.
