@@ -17,8 +17,8 @@ from .base import _base, _target
 from .css import _css_escape, css_escape_chars, css_escape_unencodable
 from .decoding import _decoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible
-from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link
-from .tokenizer import _SURROGATES, _Found, _scan
+from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link, read_refresh
+from .tokenizer import _SURROGATES, _decode, _Found, _scan
 from .visible import TEXT, text_found
 
 Document = TypeVar("Document", str, bytes)
@@ -208,6 +208,18 @@ _HELD_INNER = {kind: _held_inner(kind) for kind in (URL, TOKENS, SRCSET, REFRESH
 SRCSET_EDGES = ASCII_WHITESPACE + ","
 
 
+def _held_after(before: str, value: str) -> str:
+    """*value* (already :func:`_held`) as a refresh URL written after *before*, the content's text up to it, with
+    its first character percent-encoded (RFC 3986 2.1) when the "shared declarative refresh steps" (HTML 4.2.5.3)
+    would read it as part of what precedes a URL: a "URL=" where none was written ("0; url=x" reads "x"), or a ";"
+    or "," where only whitespace followed the time ("0 ;x" reads "x"). That first character is ASCII ("u", ";",
+    ","), and "%75" is "u" (2.3: an unreserved character and its triplet are equivalent)."""
+    read = next(read_refresh(before + value), None)
+    if read is not None and read[0] == len(before) and read[2] == value:
+        return value
+    return f"%{ord(value[0]):02X}{value[1:]}"
+
+
 _ENDS_UNQUOTED = ASCII_WHITESPACE + ">"  # what ends an unquoted attribute value (13.2.5.38)
 
 
@@ -275,6 +287,8 @@ def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]
     """The document's codec (None for str) and the edits, in input offsets and in order, that replace the URLs
     *resolved* found by *news*, each escaped for its place."""
     edits: list[Edit] = []  # view offsets until the end
+    prepared = resolved.prepared
+    view = prepared.view
     # Changes in unquoted values, grouped by value: one that must be quoted is quoted as a whole.
     unquoted: dict[tuple[int, int], list[tuple[_Found, str]]] = {}
     for f, new in zip(resolved.found, news, strict=True):
@@ -289,6 +303,8 @@ def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]
             edits.append((f.span[0], f.span[1], new, "xmlcharrefreplace"))
             continue
         new = _held(new, f.kind)
+        if f.kind == REFRESH:  # what precedes the URL in the content, its references decoded
+            new = _held_after(_decode(view, f.start, f.span[0], None, True)[0], new)
         if f.kind == TEXT:  # text: "&" and "<" would start markup or a reference, ">" is escaped for symmetry
             text = new.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             edits.append((f.span[0], f.span[1], text, "xmlcharrefreplace"))
@@ -297,10 +313,8 @@ def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]
             edits.append((f.span[0], f.span[1], text, errors))
         else:
             unquoted.setdefault((f.start, f.end), []).append((f, new))
-    prepared = resolved.prepared
     if not edits and not unquoted:
         return prepared.codec, edits
-    view = prepared.view
     for (start, end), items in unquoted.items():
         first, first_new = items[0]
         if first.quote is None:  # an attribute without a value gets one

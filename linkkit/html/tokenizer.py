@@ -29,7 +29,9 @@ from .places import (
 )
 
 # How the scan reads the value of each kind of place.
-READERS: dict[str, Reader] = {URL: read_url, TOKENS: read_tokens, SRCSET: read_srcset, CSS: read_css}
+READERS: dict[str, Reader] = {
+    URL: read_url, TOKENS: read_tokens, SRCSET: read_srcset, CSS: read_css, REFRESH: read_refresh
+}
 
 # ---------------------------------------------------------------------------------------------------- tokenizer
 # 13.2.5.32-40: an attribute name runs to whitespace, "/", ">" or "=" (a leading "=" belongs to the name); a value

@@ -7,8 +7,9 @@ from typing import Any
 
 from ..uri.resolution import Base
 from .base import _base, _target
-from .css import _css_escape, read_css
-from .places import ASCII_WHITESPACE, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, Link, read_refresh
+from .css import _css_escape
+from .places import ASCII_WHITESPACE, CSS, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, REFRESH, Link
+from .rewrite import _held, _held_after, _written
 from .tokenizer import _INTEGRATION_POINTS, READERS
 
 # ------------------------------------------------------------------------------------- trees others have built
@@ -40,14 +41,24 @@ def _walk(
         pending.extend((child, inner, inside) for child in reversed(children(element)))
 
 
-def _replaced(text: str, urls: Iterator[tuple[int, int, str, str | None]], make: Callable[[str, tuple[int, int]], Link],
-              repl: Callable[[Link], str]) -> str | None:
-    """*text* with the URLs *urls* locates replaced by ``repl``, or None when none changes."""
+def _replaced(text: str, kind: str, make: Callable[[str, tuple[int, int]], Link], repl: Callable[[Link], str],
+              style_text: bool = False) -> str | None:
+    """*text*, a value of this *kind* of place (the text of a <style> if *style_text*), with each URL replaced by
+    ``repl``, or None when none changes. A new value is held as :func:`linkkit.html.rewrite` holds it (what the place
+    cannot hold percent-encoded, CSS escapes, no "</" in style text), so that it reads back the same once the tree
+    is serialized; the serializer does the markup's escaping."""
     pieces, position = [], 0
-    for start, end, raw, css in list(urls):
+    for start, end, raw, css in list(READERS[kind](text)):
         new = repl(make(raw, (start, end)))
         if new != raw:
-            pieces += [text[position:start], new if css is None else _css_escape(new, css)]
+            new = _held(new, kind)
+            if kind == REFRESH:
+                new = _held_after(text[:start], new)
+            if style_text:
+                new = _written(new, css, "<")[0]
+            elif css is not None:
+                new = _css_escape(new, css)
+            pieces += [text[position:start], new]
             position = end
     return None if not pieces else "".join(pieces) + text[position:]
 
@@ -80,18 +91,18 @@ def _rewrite_elements(elements: list[_Element], attributes: Callable[[Any], dict
             if name in attrs:
                 key, value = attrs[name]
                 make = maker(tag, name, tag == "base" and namespace == "html" and name == "href")
-                new = _replaced(value, READERS[kind](value), make, repl)
+                new = _replaced(value, kind, make, repl)
                 if new is not None:
                     set_attribute(element, key, new)
         if tag == "meta" and "content" in attrs and attrs.get("http-equiv", ("", ""))[1].lower() == "refresh":
             key, value = attrs["content"]
-            new = _replaced(value, read_refresh(value), maker(tag, "content", False), repl)
+            new = _replaced(value, REFRESH, maker(tag, "content", False), repl)
             if new is not None:
                 set_attribute(element, key, new)
         if tag == "style":
             text = style(element)
             if text:
-                new = _replaced(text, read_css(text), maker(tag, None, False), repl)
+                new = _replaced(text, CSS, maker(tag, None, False), repl, style_text=True)
                 if new is not None:
                     set_style(element, new)
 
