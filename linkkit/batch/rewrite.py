@@ -8,6 +8,7 @@ import codecs
 import dataclasses
 import os
 import shutil
+import stat
 import urllib.parse
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -393,18 +394,28 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             if options.out_dir is not None:
                 target.parent.mkdir(parents=True, exist_ok=True)
             with replacing(target, options.force, since=opened if options.out_dir is None else None) as written:
+                if options.out_dir is not None:
+                    _mirrored_mode(written.output, opened)
                 if transform is None:  # a mirror's copy of a file left as it is
                     shutil.copyfileobj(binary, written.output)
                     changed = False
                 else:
                     changed = transform(binary, written.output, messages)
                 written.changed = options.out_dir is not None or changed
-        if options.out_dir is not None and transform is None:
+        if options.out_dir is not None:  # a file the mirror held already kept its own mode: the source's now
             shutil.copymode(path, target)
     except (InputError, OutputError) as error:
         messages.append(f"linkkit: error: {error}")
         return Outcome([], None, messages, 1, 0, 1, document.size)
     return Outcome([], None, messages, 0, 0, 1, size, binary=skipped)
+
+
+def _mirrored_mode(output: Output, source: os.stat_result) -> None:
+    """A mirror's new file takes the mode of the file it mirrors before a byte is written to it, so that a private
+    file (0600) stays private there, rewritten or copied; a device or pipe the mirror holds is left as it is."""
+    descriptor = output.stream.fileno()
+    if stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.fchmod(descriptor, stat.S_IMODE(source.st_mode))
 
 
 def rewrite_files(documents: list[Document], options: TreeOptions) -> list[Outcome]:

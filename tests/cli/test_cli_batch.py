@@ -8,6 +8,7 @@ import gzip
 import io
 import json
 import os
+import stat
 import sys
 from pathlib import Path
 
@@ -260,6 +261,20 @@ def test_absolutize_r_into_a_mirror_makes_a_site_export_absolute(
     assert (mirror / "docs" / "notes.txt").read_bytes() == before[site / "docs" / "notes.txt"]  # copied as it is
     assert (mirror / "logo.png").read_bytes() == before[site / "logo.png"]
     assert {path: path.read_bytes() for path in site.rglob("*") if path.is_file()} == before  # the tree untouched
+
+
+@pytest.mark.parametrize("command", [["absolutize", "--base-url", "https://site.example/"], ["rewrite", "--angle"]])
+def test_a_mirror_keeps_each_files_mode_rewritten_or_copied(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # a private page (0600) came out of absolutize -r world-readable (0666 less the umask) when it was rewritten;
+    # a file copied as it is kept its mode
+    modes = {site / "index.html": 0o600, site / "docs" / "notes.txt": 0o640, site / "logo.png": 0o604}
+    for path, mode in modes.items():
+        path.chmod(mode)
+    mirror = tmp_path / "mirror"
+    main(capsys, command[0], "-r", str(site), *command[1:], "-o", str(mirror), "-q")
+    assert {path: stat.S_IMODE((mirror / path.relative_to(site)).stat().st_mode) for path in modes} == modes
 
 
 def test_absolutize_r_in_place_rewrites_each_file_and_a_failure_leaves_that_file_as_it_was(
