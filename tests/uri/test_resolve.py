@@ -47,6 +47,16 @@ def test_all_rfc_defined_vectors_pass() -> None:
     assert failures == []
 
 
+@pytest.mark.parametrize(("base", "reference", "mode", "expected"), load_table("uri/resolve_cases.txt"))
+def test_resolution_at_the_edges_of_5_2(base: str, reference: str, mode: str, expected: str) -> None:
+    # RFC 3986 5.2.2 (empty, query- and fragment-only references; non-strict), 5.2.3 (merge without a base path),
+    # 5.2.4 (at the root and beyond it): the same target from a str, a held Base and parsed components.
+    strict = mode == "strict"
+    assert linkkit.resolve(base, reference, strict=strict) == expected
+    assert linkkit.Base(base).resolve(reference, strict=strict) == expected
+    assert linkkit.resolve(linkkit.parse(base), linkkit.parse(reference), strict=strict) == expected
+
+
 @pytest.mark.parametrize("case", [c for c in CASES if not c["rfc"] and c["base"].partition(":")[1] == ""], ids=_id)
 def test_a_relative_base_is_an_error_that_says_so(case: dict) -> None:
     # RFC 3986 5.1: a base URI must be absolute; outside the RFC, peers disagree on what to do (see README).
