@@ -153,10 +153,13 @@ _ANGLE_OPEN_BACK = _Pattern(rf"(?r)<\s{{0,{MAX_WRAP}}}(?:(?i:URL):\s{{0,{MAX_WRA
 _URL_PREFIX_BACK = _Pattern(r"(?r)(?i:URL): ?")
 _ASCII_ALNUM = frozenset(ALPHA + DIGIT)
 # The dot-atom characters of an e-mail local-part that prose does not also use (RFC 5322 3.2.3, less the atext
-# symbols "!#$&'*/=?^`{|}~", which glue addresses to the words around them), with IRI letters (RFC 6531 3.3).
+# symbols "!#$&'*/=?^`{|}~", which glue addresses to the words around them), with IRI letters (RFC 6531 3.3); and
+# the atext apostrophe between two letters or digits, as names write it ("o'brien@example.com"), where it glues no
+# word of prose: an apostrophe that opens or closes a quotation stands before or after one.
 _LOCAL_PART_CHARS = r"\p{L}\p{N}._%+\-"
-_LOCAL_PART_BACK = _Pattern(f"(?r)[{_LOCAL_PART_CHARS}]{{1,{MAX_LOCAL_PART}}}")
-_LOCAL_PART_CHAR = _Pattern(f"[{_LOCAL_PART_CHARS}]")
+_LOCAL_PART_ITEM = rf"(?:[{_LOCAL_PART_CHARS}]|(?<=[\p{{L}}\p{{N}}])'(?=[\p{{L}}\p{{N}}]))"
+_LOCAL_PART_BACK = _Pattern(f"(?r){_LOCAL_PART_ITEM}{{1,{MAX_LOCAL_PART}}}")
+_LOCAL_PART_CHAR = _Pattern(_LOCAL_PART_ITEM)
 # A local part broken across lines after a hyphen (RFC 2396 appendix E), read back from the start of its second line:
 # its first line's part, the hyphen and the whitespace around the line break (one, outside quoted mail).
 _WRAPPED_LOCAL_PART_BACK = _Pattern(
