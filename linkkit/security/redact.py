@@ -112,25 +112,52 @@ def replacer(redaction: Redaction) -> Callable[[LinkLike], str]:
     return lambda link: redacted(link.raw, redaction)
 
 
-def redact_text(text: str, *, redaction: Redaction, abbreviated: bool = True, emails: bool = False) -> str:
-    """*text* with every reference the scanner finds redacted in place (:func:`linkkit.sub`)."""
+def _chosen(
+    redaction: Redaction | None, *, mask: str = MASK, drop_userinfo: bool = False, query: Iterable[str] = ()
+) -> Redaction:
+    """The :class:`Redaction` the text, HTML and mail forms apply: *redaction* when one is given (built once for many
+    documents), else the one :func:`redact`'s keywords describe; giving both is an error, since one would be
+    ignored."""
+    if redaction is None:
+        return Redaction.of(mask=mask, drop_userinfo=drop_userinfo, query=query)
+    if mask != MASK or drop_userinfo or query:
+        raise TypeError("give either redaction= or mask / drop_userinfo / query, not both")
+    return redaction
+
+
+def redact_text(
+    text: str, *, mask: str = MASK, drop_userinfo: bool = False, query: Iterable[str] = (),
+    redaction: Redaction | None = None, abbreviated: bool = True, emails: bool = False,
+) -> str:
+    """*text* with every reference the scanner finds redacted in place (:func:`linkkit.sub`), as :func:`redact`
+    redacts one URI (the same keywords, or a :class:`Redaction` built once)."""
     from ..text import sub
 
+    redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
     return sub(replacer(redaction), text, abbreviated=abbreviated, emails=emails)
 
 
-def redact_html(document: Document, *, redaction: Redaction, encoding: str | None = None) -> Document:
+def redact_html(
+    document: Document, *, mask: str = MASK, drop_userinfo: bool = False, query: Iterable[str] = (),
+    redaction: Redaction | None = None, encoding: str | None = None,
+) -> Document:
     """An HTML *document* (str or bytes) with every URL it holds redacted in place, the links of its visible text
     too, an anchor's text included (:func:`linkkit.html.rewrite`): a secret shown is a secret leaked. Every other
-    byte is copied."""
+    byte is copied. The keywords are :func:`redact_text`'s."""
     from .. import html
 
+    redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
     return html.rewrite(document, replacer(redaction), encoding=encoding, text=True, anchors=True)
 
 
-def redact_message(message: bytes | email.message.Message, *, redaction: Redaction) -> bytes:
+def redact_message(
+    message: bytes | email.message.Message, *, mask: str = MASK, drop_userinfo: bool = False,
+    query: Iterable[str] = (), redaction: Redaction | None = None,
+) -> bytes:
     """A message with every link of its text parts redacted in place, an HTML anchor's text included
-    (:func:`linkkit.mail.rewrite`): a part without a secret, headers and attachments are copied byte for byte."""
+    (:func:`linkkit.mail.rewrite`): a part without a secret, headers and attachments are copied byte for byte. The
+    keywords are :func:`redact_text`'s."""
     from .. import mail
 
+    redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
     return mail.rewrite(message, replacer(redaction), anchors=True)

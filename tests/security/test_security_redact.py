@@ -52,6 +52,22 @@ def test_redact_text_replaces_only_the_secrets() -> None:
     )
 
 
+def test_the_text_html_and_mail_forms_take_redacts_keywords() -> None:
+    # issue 12: "a function in the API" per place, with the options of redact() itself; a Redaction built once
+    # serves many documents, and giving both is refused rather than one of them ignored.
+    assert redact_text(TEXT, query=["token", "sid"]) == redact_text(TEXT, redaction=TOKEN)
+    assert redact_text("GET http://bob:pw@h.example/?token=1") == "GET http://bob:***@h.example/?token=1"
+    assert redact_text("GET http://bob:pw@h.example/", drop_userinfo=True, mask="X") == "GET http://h.example/"
+    document = '<a href="http://u:pw@h.example/?sid=1">x</a>'
+    assert redact_html(document, query=["sid"], mask="X") == '<a href="http://u:X@h.example/?sid=X">x</a>'
+    message = b"From: a@example.org\r\n\r\nsee http://u:pw@h.example/?sid=1\r\n"
+    assert redact_message(message, drop_userinfo=True, query=["SID"]) == message.replace(b"u:pw@", b"").replace(
+        b"sid=1", b"sid=***"
+    )
+    with pytest.raises(TypeError, match="not both"):
+        redact_text(TEXT, redaction=TOKEN, query=["token"])
+
+
 def test_redact_html_writes_each_value_for_its_place_and_copies_every_other_byte() -> None:
     document = (b"<!doctype html><p title='x'>Hi <a href=\"https://u:p@x.example/?token=1&amp;a=2\">x</a>"
                 b"<img src=/clean.png> see https://x.example/?token=2 &amp; more</p>")
