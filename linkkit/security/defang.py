@@ -222,7 +222,8 @@ def defang(uri: str) -> str:
     become ``hxxp`` and ``hxxps``, another scheme's ``://`` is ``[://]`` (``[:]`` without an authority), the host's
     dots ``[.]`` (not an IP-literal's), the userinfo's ``@`` ``[@]``, a ``mailto:`` address's ``@`` and dots alike.
     A relative reference names nothing on its own and is returned as it is (a network-path one has its host
-    defanged). :func:`refang` reads the result back.
+    defanged), unless the scanner reads all of it as an abbreviated ``www.`` or ``ftp.`` reference, whose host is
+    then defanged as written (``www[.]example[.]com/a``). :func:`refang` reads the result back.
 
     >>> defang("https://user@www.example.com:8443/a.php?q=1")
     'hxxps://user[@]www[.]example[.]com:8443/a.php?q=1'
@@ -234,6 +235,9 @@ def defang(uri: str) -> str:
     match = split_match(uri)
     scheme, authority = match.group(1), match.group(2)
     rest = uri[match.end(2) if authority is not None else match.start(3) :]
+    abbreviated = _defang_abbreviated(uri)
+    if abbreviated is not None:
+        return abbreviated
     if scheme is None:
         return uri if authority is None else "//" + _defang_authority(authority) + rest
     if authority is not None:
@@ -243,6 +247,20 @@ def defang(uri: str) -> str:
         path = _defang_mailto(match.group(3))
         return scheme + _colon(path) + path + uri[match.end(3) :]
     return scheme + _colon(rest) + rest
+
+
+def _defang_abbreviated(text: str) -> str | None:
+    """*text* defanged in the shape it was written in when the scanner reads the whole of it as an abbreviated
+    reference (``www.example.com:8080/a``: RFC 3986 draft appendix F; appendix B would take ``www.example.com`` for
+    a scheme there), else None."""
+    if text[:4].lower() not in ("www.", "ftp."):
+        return None
+    from ..text import finditer
+
+    found = list(finditer(text))
+    if len(found) != 1 or found[0].kind != "abbreviated" or found[0].span() != (0, len(text)):
+        return None
+    return defang_written(found[0].uri, "abbreviated")
 
 
 def _colon(rest: str) -> str:

@@ -10,6 +10,7 @@ import io
 import lzma
 import re
 import zlib
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from ..io import read_some
@@ -38,20 +39,38 @@ MAGIC_SIZE = 10  # the bytes of an input's start that tell its compression
 CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)
 
 
+_PEEK_STEP = 16  # compressed bytes given at a time to a damaged stream: what they decompress to is kept
+
+
 def peek_decompressed(head: bytes, name: str) -> bytes:
-    """The first bytes *head* (the start of a compressed file) decompress to, as far as they go; never raises."""
+    """The first bytes *head* (the start of a compressed file) decompress to, as far as they go (at most 64 KiB);
+    never raises. A stream damaged further on gives what its start decompresses to: a ``.warc.gz`` whose first
+    member is damaged still opens with its version line (it was read as no archive, and every record lost)."""
+    if name == "zstd":
+        return _ZstdFrames.peek(head)
+    maker = _PEEKERS.get(name)
+    if maker is None:
+        return b""
     try:
-        if name == "gzip":
-            return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 1 << 16)
-        if name == "zstd":
-            return _ZstdFrames.peek(head)
-        if name == "bzip2":
-            return bz2.BZ2Decompressor().decompress(head, 1 << 16)
-        if name == "xz":
-            return lzma.LZMADecompressor().decompress(head, 1 << 16)
-    except CORRUPT:
-        pass
-    return b""
+        return bytes(maker().decompress(head, 1 << 16))
+    except CORRUPT:  # again a few bytes at a time, keeping what comes before the damage
+        decompressor, out = maker(), bytearray()
+        for start in range(0, len(head), _PEEK_STEP):
+            try:
+                out += decompressor.decompress(head[start : start + _PEEK_STEP], (1 << 16) - len(out))
+            except CORRUPT:
+                break
+            if len(out) >= 1 << 16:
+                break
+        return bytes(out)
+
+
+# The standard library's decompressors, each for one stream (gzip: its first member).
+_PEEKERS: dict[str, Callable[[], Any]] = {
+    "gzip": lambda: zlib.decompressobj(16 + zlib.MAX_WBITS),
+    "bzip2": bz2.BZ2Decompressor,
+    "xz": lzma.LZMADecompressor,
+}
 
 
 def compression(head: bytes) -> str | None:

@@ -20,12 +20,12 @@ from ..io import (
     CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, temporary_prefix, too_large,
 )
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
-from .compressed import CORRUPT, compression, decompressed, peek_decompressed
+from .compressed import CORRUPT, compression, decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, walk
 from .warc import ForwardStream
 from .warc import documents as warc_documents
-from .warc import is_warc
+from .warc import is_gzip_warc, is_warc
 
 # A name that says text or HTML is read as such even when the content looks like a message (a digest saved as .txt).
 NOT_MAIL_SUFFIXES = frozenset({".txt", ".text", ".md", ".rst"}) | HTML_SUFFIXES
@@ -178,7 +178,7 @@ def _read_on(raw: IO[bytes], name: str, head: bytes, compressed: str | None, cou
         if not S_ISREG(os.fstat(raw.fileno()).st_mode):  # a pipe named (<(...), a FIFO): read once, as stdin is
             yield from _piped_documents(name, head, raw, counts, encoding)
             return
-        if compressed in ("gzip", None) and is_warc(peek_decompressed(head, compressed) if compressed else head):
+        if is_gzip_warc(head) if compressed == "gzip" else compressed is None and is_warc(head):
             # FastWARC reads gzip members itself, so each record's offset is its offset in the stored file, and a
             # truncated last member does not hide the records before it
             raw.seek(0)

@@ -33,7 +33,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple, cast
 from .. import io as linkkit_io
 from ..io import read_some
 from ..uri.charset import SCHEME
-from .compressed import CORRUPT, decompressed
+from .compressed import CORRUPT, decompressed, peek_decompressed
 from .document import ERROR, HTML, TEXT, Document, Position, failure
 from .http import DecodingError, dechunked, decoded, header_links, media_type, parse
 
@@ -48,6 +48,21 @@ TEXT_TYPES = frozenset({"text/plain"})
 def is_warc(head: bytes) -> bool:
     """An uncompressed WARC starts with its version line (ISO 28500 5: ``WARC/1.0``, ``WARC/1.1``)."""
     return head.startswith(WARC_MAGIC)
+
+
+_GZIP_MEMBER = b"\x1f\x8b\x08"  # a gzip member's ID1, ID2 and CM (deflate), RFC 1952 2.3.1
+
+
+def is_gzip_warc(head: bytes) -> bool:
+    """Whether a gzip file starting with *head* is a web archive: its first member opens with a version line, or,
+    that member damaged before its version line decompresses, a later member starting in *head* does, as reading
+    goes on at the next member that opens a record (it was read as no archive, and every record lost)."""
+    position = 0
+    while position >= 0:
+        if is_warc(peek_decompressed(head[position:], "gzip")):
+            return True
+        position = head.find(_GZIP_MEMBER, position + 1)
+    return False
 
 
 def target_uri(value: str | None) -> str | None:
@@ -397,7 +412,7 @@ def _next_record(path: str, after: int) -> int | None:
             line = _VERSION_LINE.search(data, after + 1)
             return None if line is None else line.start()
         position = after
-        while (position := data.find(b"\x1f\x8b\x08", position + 1)) >= 0:
+        while (position := data.find(_GZIP_MEMBER, position + 1)) >= 0:
             try:
                 head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[position : position + 4096], 16)
             except zlib.error:

@@ -126,6 +126,12 @@ def test_original_span_covers_a_replacement_touched_by_the_span() -> None:
         ("urn:isbn:0451450523", "urn[:]isbn:0451450523"),
         ("//cdn.example.net/x.js", "//cdn[.]example[.]net/x.js"),
         ("../relative/path.html", "../relative/path.html"),
+        # What the scanner reads whole as an abbreviated reference (RFC 3986 draft appendix F), its host defanged as
+        # written; "www.example" (two labels) is none, and "host:8080" is no scheme then.
+        ("www.example.com/a.php", "www[.]example[.]com/a.php"),
+        ("WWW.Example.COM", "WWW[.]Example[.]COM"),
+        ("ftp.example.org:2121/pub/", "ftp[.]example[.]org:2121/pub/"),
+        ("www.example", "www.example"),
     ],
 )
 def test_defang(uri: str, expected: str) -> None:

@@ -670,3 +670,21 @@ def test_a_records_warning_and_error_on_standard_error_name_the_record(
         f"linkkit: {archive}: record at offset {second}:1:25: warning: 1 byte(s) not valid utf-8; kept unchanged",
         f"linkkit: error: {archive}: record at offset {third}: cannot decode byte 42 as utf-16-le: truncated data",
     ]
+
+
+@pytest.mark.parametrize("damage", ["early", "late", "cut-out"])
+def test_a_warc_gz_whose_first_member_is_damaged_is_still_an_archive_and_the_next_records_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], damage: str
+) -> None:
+    # the first member decompressed only up to its damage, and that failure hid the version line the file was told
+    # by: the .warc.gz was read as a compressed text (or not at all), and every record after it lost
+    records = [response(f"http://site.example/{i}", PAGE, headers=[("Content-Type", "text/html")]) for i in range(3)]
+    data, offsets = per_record_gzip(records)
+    first = bytearray(data[: offsets[1]])
+    if damage == "cut-out":
+        del first[len(first) // 2 : len(first) // 2 + 10]
+    else:
+        first[20 if damage == "early" else len(first) - 12] ^= 0x10
+    found = extract(capsys, write(tmp_path, "d.warc.gz", bytes(first) + data[offsets[1]:]), status=1)
+    assert (found[0]["kind"], found[0]["offset"]) == ("error", 0)
+    assert [r["target_uri"] for r in found[1:]] == ["http://site.example/1"] * 3 + ["http://site.example/2"] * 3
