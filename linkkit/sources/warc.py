@@ -46,8 +46,17 @@ TEXT_TYPES = frozenset({"text/plain"})
 
 
 def is_warc(head: bytes) -> bool:
-    """An uncompressed WARC starts with its version line (ISO 28500 5: ``WARC/1.0``, ``WARC/1.1``)."""
-    return head.startswith(WARC_MAGIC)
+    """An uncompressed WARC starts with its version line (ISO 28500 5: ``WARC/1.0``, ``WARC/1.1``), or with a
+    record header whose version line is damaged (a corrupt first record is an error record, and the next records
+    are read: such an archive was scanned as a text, its pages' links lost)."""
+    if head.startswith(WARC_MAGIC):
+        return True
+    return head.find(b"\r\n", 1, 34) > 0 and _DAMAGED_VERSION.match(head) is not None  # a first line of 1-32 bytes
+
+
+# A first line that is no version line, then header fields ending in CRLF up to a field only a WARC record header
+# holds (ISO 28500 5.2-5.3: WARC-Type and WARC-Record-ID are mandatory); a text quoting one rarely ends lines in CRLF.
+_DAMAGED_VERSION = re.compile(rb"[^\r\n]{1,32}\r\n(?:[!-9;-~]+:[^\r\n]*\r\n){0,8}WARC-(?:Type|Record-ID):")
 
 
 _GZIP_MEMBER = b"\x1f\x8b\x08"  # a gzip member's ID1, ID2 and CM (deflate), RFC 1952 2.3.1

@@ -688,3 +688,19 @@ def test_a_warc_gz_whose_first_member_is_damaged_is_still_an_archive_and_the_nex
     found = extract(capsys, write(tmp_path, "d.warc.gz", bytes(first) + data[offsets[1]:]), status=1)
     assert (found[0]["kind"], found[0]["offset"]) == ("error", 0)
     assert [r["target_uri"] for r in found[1:]] == ["http://site.example/1"] * 3 + ["http://site.example/2"] * 3
+
+
+@pytest.mark.parametrize("version", [b"WARX/1.1", b"WARC/", b"\x00ARC/1.1", b"WARC/1.1 garbage"],
+                         ids=["a-letter", "cut", "a-nul", "trailing"])
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+def test_an_archive_whose_first_version_line_is_damaged_is_still_an_archive(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], version: bytes, per_record: bool
+) -> None:
+    # the file was told a web archive only by its first bytes "WARC/": with them damaged it was scanned as a text
+    # (its records' target URIs came out as bare URIs, their pages' links lost); the record is an error now
+    records = [response(f"http://site.example/{i}", PAGE, headers=[("Content-Type", "text/html")]) for i in range(3)]
+    records[0] = version + records[0][len(b"WARC/1.1"):]
+    data = per_record_gzip(records)[0] if per_record else b"".join(records)
+    found = extract(capsys, write(tmp_path, "v.warc.gz" if per_record else "v.warc", data), status=1)
+    assert (found[0]["kind"], found[0]["offset"]) == ("error", 0)
+    assert [r["target_uri"] for r in found[1:]] == ["http://site.example/1"] * 3 + ["http://site.example/2"] * 3
