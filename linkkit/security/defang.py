@@ -223,36 +223,56 @@ def defang(uri: str) -> str:
     dots ``[.]`` (not an IP-literal's), the userinfo's ``@`` ``[@]``, a ``mailto:`` address's ``@`` and dots alike.
     A relative reference names nothing on its own and is returned as it is (a network-path one has its host
     defanged), unless the scanner reads all of it as an abbreviated ``www.`` or ``ftp.`` reference, whose host is
-    then defanged as written (``www[.]example[.]com/a``). :func:`refang` reads the result back.
+    then defanged as written (``www[.]example[.]com/a``). :func:`refang` reads the result back. What is already
+    defanged stays so, a scheme written ``hxxps`` as it is: defanging twice changes nothing.
 
     >>> defang("https://user@www.example.com:8443/a.php?q=1")
     'hxxps://user[@]www[.]example[.]com:8443/a.php?q=1'
     >>> defang("mailto:abuse@example.net"), defang("ftp://192.0.2.1/")
     ('mailto[:]abuse[@]example[.]net', 'ftp[://]192[.]0[.]2[.]1/')
+    >>> defang("hXXps://evil[.]example/a"), defang("http[://]evil[.]example/a")
+    ('hXXps://evil[.]example/a', 'hxxp://evil[.]example/a')
     """
     if not isinstance(uri, str):
         raise TypeError(f"defang() takes a str, not {type(uri).__name__}")
-    match = split_match(uri)
-    scheme, authority = match.group(1), match.group(2)
-    rest = uri[match.end(2) if authority is not None else match.start(3) :]
-    abbreviated = _defang_abbreviated(uri)
+    # The part defang rewrites (scheme and authority, or a mailto: address list) is read with its defanged spellings
+    # read back, then defanged; the rest is copied as written.
+    reading = refanged(uri)
+    first = reading.edits[0] if reading.edits else None
+    scheme_written = uri[: first.end] if first is not None and first.start == 0 and first.text.isalpha() else None
+    head, end = _defanged_head(reading.text, scheme_written)
+    if not end:
+        return uri
+    return head + uri[reading.original_span(0, end)[1] :]
+
+
+def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
+    """The scheme and authority (or mailto: address list) of *uri*, a URI without defanged spellings, defanged, and
+    where they end in *uri*; ``("", 0)`` for a relative reference. *scheme_written* is the scheme as the caller's
+    text spells it when that is already a defanged spelling (``hXXps``), which is kept."""
+    abbreviated = _abbreviated_head(uri)
     if abbreviated is not None:
         return abbreviated
+    match = split_match(uri)
+    scheme, authority = match.group(1), match.group(2)
     if scheme is None:
-        return uri if authority is None else "//" + _defang_authority(authority) + rest
+        return ("", 0) if authority is None else ("//" + _defang_authority(authority), match.end(2))
     if authority is not None:
-        head = scheme.replace("tt", "xx") + "://" if scheme in ("http", "https") else scheme + "[://]"
-        return head + _defang_authority(authority) + rest
+        if scheme_written is not None:
+            head = scheme_written + "://"
+        else:
+            head = scheme.replace("tt", "xx") + "://" if scheme in ("http", "https") else scheme + "[://]"
+        return head + _defang_authority(authority), match.end(2)
     if scheme.lower() == "mailto":
         path = _defang_mailto(match.group(3))
-        return scheme + _colon(path) + path + uri[match.end(3) :]
-    return scheme + _colon(rest) + rest
+        return scheme + _colon(path) + path, match.end(3)
+    return (scheme_written or scheme) + _colon(uri[match.start(3) :]), match.start(3)
 
 
-def _defang_abbreviated(text: str) -> str | None:
-    """*text* defanged in the shape it was written in when the scanner reads the whole of it as an abbreviated
-    reference (``www.example.com:8080/a``: RFC 3986 draft appendix F; appendix B would take ``www.example.com`` for
-    a scheme there), else None."""
+def _abbreviated_head(text: str) -> tuple[str, int] | None:
+    """The host of *text* defanged in the shape it was written in, and where it ends, when the scanner reads the
+    whole of *text* as an abbreviated reference (``www.example.com:8080/a``: RFC 3986 draft appendix F; appendix B
+    would take ``www.example.com`` for a scheme there), else None."""
     if text[:4].lower() not in ("www.", "ftp."):
         return None
     from ..text import finditer
@@ -260,7 +280,12 @@ def _defang_abbreviated(text: str) -> str | None:
     found = list(finditer(text))
     if len(found) != 1 or found[0].kind != "abbreviated" or found[0].span() != (0, len(text)):
         return None
-    return defang_written(found[0].uri, "abbreviated")
+    uri = found[0].uri
+    added = len(uri) - len(text)  # the scheme the scanner put before what was written
+    if uri[added:] != text:
+        return None
+    end = split_match(uri).end(2)
+    return defang_written(uri[:end], "abbreviated"), end - added
 
 
 def _colon(rest: str) -> str:

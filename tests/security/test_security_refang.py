@@ -140,6 +140,29 @@ def test_defang(uri: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("hxxps://evil[.]example/x", "hxxps://evil[.]example/x"),  # it was "hxxps[://]evil[.]example/x"
+        ("hXXp://user[@]evil[.]example/", "hXXp://user[@]evil[.]example/"),
+        ("HXXPS://EVIL[.]EXAMPLE/", "HXXPS://EVIL[.]EXAMPLE/"),
+        ("h**p://1[.]2[.]3[.]4:8080/", "h**p://1[.]2[.]3[.]4:8080/"),
+        ("http[://]evil[.]com/a", "hxxp://evil[.]com/a"),  # it was "http[[://]]evil[.]com/a", which reads back wrong
+        ("ftp[://]ftp[.]example[.]org/", "ftp[://]ftp[.]example[.]org/"),
+        ("https://evil[.]example/a[.]php", "hxxps://evil[.]example/a[.]php"),  # a path is copied as written
+        ("http://a.example/?u=hxxp://b[.]example", "hxxp://a[.]example/?u=hxxp://b[.]example"),
+        ("mailto[:]abuse[@]example[.]net", "mailto[:]abuse[@]example[.]net"),
+        ("www[.]evil[.]example/a", "www[.]evil[.]example/a"),
+    ],
+)
+def test_what_is_already_defanged_stays_so(text: str, expected: str) -> None:
+    # A report mixes live and defanged references (rewrite --defang defangs each one found): defanging reads what is
+    # already defanged back first, so that it is never defanged twice, and the result reads back as the text does.
+    assert defang(text) == expected
+    assert defang(expected) == expected
+    assert refang(expected) == refang(text)
+
+
+@pytest.mark.parametrize(
     ("uri", "kind", "expected"),
     [
         ("http://www.example.org/a", "abbreviated", "www[.]example[.]org/a"),
@@ -194,6 +217,12 @@ def test_refang_of_defang_is_the_identity_on_valid_uris(uri: str) -> None:
     # A valid URI may itself hold a defanged spelling ("http://a/(hxxp:x"): refang reads it, whoever wrote it.
     assume(refang(uri) == uri)
     assert refang(defang(uri)) == uri
+
+
+@given(valid_uris())
+def test_defanging_twice_changes_nothing(uri: str) -> None:
+    assume(refang(uri) == uri)
+    assert defang(defang(uri)) == defang(uri)
 
 
 @given(valid_uris())
