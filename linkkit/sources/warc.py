@@ -438,38 +438,56 @@ def _record_position(offset: int, headers: dict[str, str]) -> Position:
                     target_uri=target_uri(headers.get("warc-target-uri")))
 
 
+class _Read(NamedTuple):
+    """A record read from a stored archive, held back until the next one is read: its document, and what it was
+    made from, to be made again from its own bytes alone if the record turns out not to end where it says."""
+
+    document: Document | None
+    offset: int
+    record_type: str
+    headers: dict[str, str]
+    block: bytes
+
+
 def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Document, None, int | None]:
     """The documents of the records read from *stream* on; returns the offset of a record that stopped the
-    reading (truncated, corrupt), or None at the end of the archive."""
+    reading (truncated, corrupt), or None at the end of the archive. From a stored archive (*path*) each record's
+    document is given once the next record is read, or reading ends: one whose Content-Length runs over the records
+    after it then gives the links of its own bytes, not theirs (:func:`_given`)."""
     from fastwarc.warc import ArchiveIterator
 
     offset = start = stream.tell()  # where this reading began: the file's start, or a record reading resumed at
     last = None
     last_position = Position(offset=offset)
+    held: _Read | None = None
     try:
         for record in ArchiveIterator(stream, parse_http=False):
+            if held is not None and held.document is not None:
+                yield held.document
+            held = None
             offset = last = record.stream_pos
             limit = linkkit_io.HELD_LIMIT  # a record past it: its start only (a read of a size allocates that size)
             block = record.reader.read() if record.content_length <= limit else record.reader.read(limit + 1)
-            held = len(block) <= limit
             headers = {name.lower(): value for name, value in record.headers}
             last_position = _record_position(offset, headers)
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
                               last_position)
                 return offset
-            if held and len(block) < record.content_length:
+            if len(block) <= limit and len(block) < record.content_length:
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
                               f"{record.content_length} content bytes", last_position)
                 return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
-            document = record_document(archive, offset, record_type, headers, block)
-            if document is not None and not held and document.data:  # a page too large to hold: not read past
-                document = document._replace(kind=ERROR, data=None,
-                                             error=f"record at offset {offset}: {linkkit_io.too_large('a record')}")
-            if document is not None:
-                yield document
+            document = _held_document(archive, offset, record_type, headers, block)
+            if path is None:
+                if document is not None:
+                    yield document
+            else:
+                held = _Read(document, offset, record_type, headers, block)
         unread = None if path is None else _unread(path, last, start)
+        if held is not None and (document := _given(archive, held, unread)) is not None:
+            yield document
         if unread is not None:
             yield _unread_failure(archive, unread, "truncated or not a WARC record", last_position)
             return unread.offset
@@ -487,9 +505,34 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                 at = _unread(path, last, start)
             except (OSError, ValueError, zlib.error):
                 at = None
+        if held is not None and (document := _given(archive, held, at)) is not None:
+            yield document
         stopped = at or _Unread(offset)
         yield _unread_failure(archive, stopped, f"cannot be read: {error}", last_position)
         return stopped.offset
+
+
+def _held_document(archive: str, offset: int, record_type: str, headers: dict[str, str], block: bytes,
+                   ) -> Document | None:
+    """:func:`record_document` of a record read no further than ``HELD_LIMIT``: a page larger than that is an
+    error, not read past it."""
+    document = record_document(archive, offset, record_type, headers, block)
+    if document is not None and len(block) > linkkit_io.HELD_LIMIT and document.data:
+        document = document._replace(kind=ERROR, data=None,
+                                     error=f"record at offset {offset}: {linkkit_io.too_large('a record')}")
+    return document
+
+
+def _given(archive: str, held: _Read, stopped: _Unread | None) -> Document | None:
+    """The document of the record *held* back, given where reading stopped: a record at fault whose block holds
+    the next record's version line (its Content-Length runs into the records after it) is made again from its
+    block up to that line, so that the next records' links are not given as its own (they are read after it)."""
+    if stopped is None or stopped.reason is None or stopped.offset != held.offset:
+        return held.document
+    line = _VERSION_LINE.search(held.block)
+    if line is None:
+        return held.document
+    return _held_document(archive, held.offset, held.record_type, held.headers, held.block[: line.start()])
 
 
 def _unread_failure(archive: str, unread: _Unread, otherwise: str, last: Position) -> Document:

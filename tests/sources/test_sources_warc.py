@@ -704,3 +704,25 @@ def test_an_archive_whose_first_version_line_is_damaged_is_still_an_archive(
     found = extract(capsys, write(tmp_path, "v.warc.gz" if per_record else "v.warc", data), status=1)
     assert (found[0]["kind"], found[0]["offset"]) == ("error", 0)
     assert [r["target_uri"] for r in found[1:]] == ["http://site.example/1"] * 3 + ["http://site.example/2"] * 3
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+def test_a_record_whose_content_length_runs_over_the_next_records_gives_its_own_links_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool
+) -> None:
+    # the second record's Content-Length took in the third record whole and the fourth's header: the third's links
+    # came out twice, once as the second's (resolved against its target URI) and once its own
+    pages = [f'<a href="/p{i}">{i}</a>'.encode() for i in range(5)]
+    records = [response(f"http://site.example/{i}/", page, headers=[("Content-Type", "text/html")])
+               for i, page in enumerate(pages)]
+    records[1] = _content_length_off_by(records[1], len(records[2]) + 40)
+    data = per_record_gzip(records)[0] if per_record else b"".join(records)
+    found = extract(capsys, write(tmp_path, "over.warc.gz" if per_record else "over.warc", data), status=1)
+    assert [(r["kind"], r["target_uri"], r["uri"]) for r in found] == [
+        ("url", "http://site.example/0/", "http://site.example/p0"),
+        ("url", "http://site.example/1/", "http://site.example/p1"),
+        ("error", "http://site.example/1/", None),
+        ("url", "http://site.example/2/", "http://site.example/p2"),
+        ("url", "http://site.example/3/", "http://site.example/p3"),
+        ("url", "http://site.example/4/", "http://site.example/p4"),
+    ]
