@@ -101,5 +101,10 @@ ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
 }
 
 
+# "'" is a URI character (a sub-delim, RFC 3986 2.2) and a quotation mark (policy rule 1's '...'): in a reference that
+# a "'" opens, a "'" belongs to it only inside a word ("'http://example.org/it's'"); one that no letter or digit
+# follows closes the quotation and ends the reference ("['http://a.example/','http://b.example/']").
+QUOTE_MARK = "'"
+
 # A "," or ";" right before another "scheme://" separates two references of a list.
 LIST_SEPARATORS = ",;"

@@ -39,6 +39,7 @@ from .rules import (
     MAX_SCHEME,
     MAX_WRAP,
     PROSE_PUNCTUATION,
+    QUOTE_MARK,
     WHITE_SPACE_ITEMS,
 )
 
@@ -128,9 +129,14 @@ _RUN_ITEMS = 1024
 # Inside a bare reference: every URI character (RFC 3986 2.2, 2.3, and "%" of 2.1) and IRI characters, but the
 # closing brackets, which the walk forward weighs one at a time, list separators and an end tag's "[/".
 _NOT_END_TAG = _escape(END_TAG_OPENER[0]) + f"(?!{_escape(END_TAG_OPENER[1:])})"
+_BARE_RUN_OTHERS = "|" + _LIST_SEPARATOR + "|" + _NOT_END_TAG + "|" + IRI_CHARACTERS + f"){{0,{_RUN_ITEMS}}}+"
 _BARE_RUN = _Pattern(
-    "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS + END_TAG_OPENER[0]) + "++|" + _LIST_SEPARATOR
-    + "|" + _NOT_END_TAG + "|" + IRI_CHARACTERS + f"){{0,{_RUN_ITEMS}}}+"
+    "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS + END_TAG_OPENER[0]) + "++" + _BARE_RUN_OTHERS
+)
+# The same in a quotation that a "'" opens (QUOTE_MARK): a "'" only before a letter or a digit.
+_QUOTED_RUN = _Pattern(
+    "(?:" + _class(URI_CHARS, minus="".join(CLOSING) + LIST_SEPARATORS + END_TAG_OPENER[0] + QUOTE_MARK) + "++|"
+    + _escape(QUOTE_MARK) + r"(?=[\p{L}\p{N}])" + _BARE_RUN_OTHERS
 )
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
 # typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
@@ -286,7 +292,7 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
             return _Extent(start, end, angle.start(), stop + 1, delimiter, stop + 1)
         looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
     end, horizon = _bare_end(text, start, limit)
-    truncated = _cut(text, horizon - _BARE_REACH, limit)
+    truncated = _cut(text, start, horizon - _BARE_REACH, limit)
     return _delimited(text, start, end, max(horizon, looked), floor, truncated)
 
 
@@ -301,9 +307,22 @@ def _delimited(text: str, start: int, end: int, horizon: int, floor: int, trunca
     return _enclosed(text, start, end, horizon)._replace(truncated=truncated)
 
 
-def _cut(text: str, walked: int, limit: int) -> bool:
-    """Whether a bare walk that got to *walked* stopped at *limit* (``max_length``) with the run going on."""
-    return walked >= limit and _run_end(_BARE_RUN, text, limit, min(len(text), limit + _BARE_REACH)) > limit
+def _cut(text: str, start: int, walked: int, limit: int) -> bool:
+    """Whether a bare walk from *start* that got to *walked* stopped at *limit* (``max_length``) with the run going
+    on."""
+    if walked < limit:
+        return False
+    return _run_end(_run_of(text, start), text, limit, min(len(text), limit + _BARE_REACH)) > limit
+
+
+def _run_of(text: str, start: int) -> _Pattern:
+    """The run a bare reference from *start* walks: in a quotation that a "'" opens, one that its "'" ends."""
+    return _QUOTED_RUN if _in_quotation(text, start) else _BARE_RUN
+
+
+def _in_quotation(text: str, start: int) -> bool:
+    """Whether a "'" opens the reference that starts at *start*, so that a "'" may close it (QUOTE_MARK)."""
+    return start > 0 and text[start - 1] == QUOTE_MARK
 
 
 def _angle_end(text: str, start: int, limit: int, quoted: bool) -> int:
@@ -361,8 +380,9 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     pos = start
     rounds = squares = 0  # "(" and "[" still open
     wraps: list[tuple[int, int]] = []  # (end of the run before the wrap, start of the continuation)
+    run = _run_of(text, start)
     while True:
-        end = _run_end(_BARE_RUN, text, pos, limit)
+        end = _run_end(run, text, pos, limit)
         rounds += text.count("(", pos, end)
         squares += text.count("[", pos, end)
         if end >= limit:
@@ -470,7 +490,9 @@ _ASCII_SCHEME = _class(SCHEME_CHARS)
 # characters before it by a greedy ".*" that gives back one character at a time.
 _PLAIN_SCHEME = _compile_plain(rf"(?s:.*)(?<!{_ASCII_SCHEME})({_ASCII_SCHEME}*)")
 _PLAIN_PUNCTUATION = "".join(PROSE_PUNCTUATION)
-_PLAIN_CHAR = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values()) + LIST_SEPARATORS)
+# Inside the run: no bracket, list separator or "'", which may close a quotation (QUOTE_MARK, _run_of) -- only as the
+# prose punctuation that ends the run.
+_PLAIN_CHAR = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values()) + LIST_SEPARATORS + QUOTE_MARK)
 _PLAIN_LAST = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values()) + LIST_SEPARATORS
                      + _PLAIN_PUNCTUATION + "-")
 # What ends a run, whatever follows (no URI character, RFC 3986 2; no IRI character, RFC 3987 2.2; ASCII), and the
@@ -725,9 +747,13 @@ class _URNRun:
 
     @staticmethod
     def fits(text: str, extent: _Extent) -> bool:
-        """Whether a candidate's run can serve the triggers inside it: not cut at ``max_length``, and without
-        whitespace (no hyphen-wrapped line), so that its ``.uri`` is the text itself and its line is theirs."""
-        return not extent.truncated and _WHITESPACE.search(text, extent.start, extent.end) is None
+        """Whether a candidate's run can serve the triggers inside it: not cut at ``max_length``, without
+        whitespace (no hyphen-wrapped line), so that its ``.uri`` is the text itself and its line is theirs, and not
+        in a "'" quotation, whose "'" ends it but not theirs (_run_of)."""
+        return (
+            not extent.truncated and _WHITESPACE.search(text, extent.start, extent.end) is None
+            and not _in_quotation(text, extent.start)
+        )
 
     def holds(self, start: int) -> bool:
         """Whether the walk from *start* ends where this run's did: each closer it meets still closes a bracket

@@ -417,6 +417,8 @@ _ADVERSARIAL = textwrap.dedent(
         "(http://a.b/x." * (K // 14), "[url]http://a/[/" * (K // 16),
         # a "www." host that prose punctuation follows, the next one right after it
         "www.a.b," * (K // 8), "www.a.b's" * (K // 9),
+        # a "'" quotation closed inside a run that goes on, again and again
+        "'http://a'," * (K // 11), "'urn:ab:c'," * (K // 11), "'www.a.b/c'," * (K // 12),
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
