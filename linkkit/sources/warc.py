@@ -249,7 +249,13 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
     whole is read as a decompressed one is: its records start no gzip member."""
     if path is not None and compressed_whole(stream):
         with decompressed(stream) as whole:
-            yield from documents(whole, archive)
+            failed = yield from _cut_records(_Cut(whole), archive)
+        while failed is not None:  # a corrupt record, the decompression intact: on at the next version line
+            resume = _next_decompressed_record(path, failed)
+            if resume is None:
+                return
+            with _decompressed_from(path, resume) as whole:
+                failed = yield from _cut_records(_Cut(whole, resume), archive)
         return
     if path is None:
         yield from _cut_records(_Cut(stream), archive)
@@ -361,8 +367,9 @@ class _Cut(ForwardStream):
     gave and keeps its last two reads (FastWARC reads 64 KiB at a time), so that a record cut inside its header is
     found (:meth:`cut_at`)."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
+    def __init__(self, stream: IO[bytes], position: int = 0) -> None:
         self.stream = stream
+        self.position = position  # where *stream* stands in the decompressed archive
         self.reads = (b"", b"")  # the last two reads, kept as they are (joining them on each read would copy)
         self.error: BaseException | None = None
 
@@ -394,12 +401,43 @@ class _Cut(ForwardStream):
         return self.position
 
 
-def _cut_records(stream: _Cut, archive: str) -> Iterator[Document]:
+def _cut_records(stream: _Cut, archive: str) -> Generator[Document, None, int | None]:
     """The documents of a decompressed archive read through *stream*: a failure of its decompression is an error at
-    the record it cut (after the records before it), unless that record was reported cut already."""
+    the record it cut (after the records before it), unless that record was reported cut already. Returns the
+    offset of a corrupt record that stopped the reading while the decompression was intact (reading could go on
+    after it), else None."""
     failed = yield from _records(cast(IO[bytes], stream), archive, None)
-    if stream.error is not None and failed is None:
-        yield _cut_failure(archive, stream)
+    if stream.error is not None:
+        if failed is None:
+            yield _cut_failure(archive, stream)
+        return None
+    return failed
+
+
+def _decompressed_from(path: str, start: int) -> IO[bytes]:
+    """The archive *path* compressed whole, decompressed and read up to *start*: a reading that resumes there."""
+    stream = decompressed(open(path, "rb"))  # noqa: SIM115 - closed with *stream*, which the caller closes
+    try:
+        while start > 0 and (skipped := stream.read(min(start, 1 << 20))):
+            start -= len(skipped)
+    except BaseException:
+        stream.close()
+        raise
+    return stream
+
+
+def _next_decompressed_record(path: str, after: int) -> int | None:
+    """The offset in the decompressed archive *path* of the first version line after *after*, or None."""
+    with _decompressed_from(path, after + 1) as stream:
+        position, tail = after + 1, b""
+        while chunk := stream.read(1 << 16):
+            window = tail + chunk
+            line = _VERSION_LINE.search(window)
+            if line is not None:
+                return position - len(tail) + line.start()
+            tail = window[-16:]  # a version line across two reads
+            position += len(chunk)
+    return None
 
 
 def _cut_failure(archive: str, stream: _Cut) -> Document:

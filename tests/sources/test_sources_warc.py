@@ -726,3 +726,16 @@ def test_a_record_whose_content_length_runs_over_the_next_records_gives_its_own_
         ("url", "http://site.example/3/", "http://site.example/p3"),
         ("url", "http://site.example/4/", "http://site.example/p4"),
     ]
+
+
+@pytest.mark.parametrize("by", [-5, 5], ids=["short", "long"])
+def test_reading_an_archive_compressed_whole_goes_on_after_a_record_whose_content_length_is_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], by: int
+) -> None:
+    # its decompression intact, the archive can be read on at the next version line (it stopped there)
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
+               for i in range(3)]
+    records[1] = _content_length_off_by(records[1], by)
+    found = extract(capsys, write(tmp_path, "w.warc.gz", gzip.compress(b"".join(records))), status=1)
+    assert [r["kind"] for r in found] == ["url", "url", "error", "url"]
+    assert (found[2]["offset"], found[3]["target_uri"]) == (len(records[0]), "http://site.example/2")
