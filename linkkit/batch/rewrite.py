@@ -32,6 +32,7 @@ from ..sources.inputs import is_mail
 from ..sources.warc import is_warc
 from ..text.reference import Reference
 from ..text.stream import finditer_stream
+from ..uri.model import compose, parse
 from ..uri.normalization import normalize
 from ..uri.resolution import Base
 from .extract import Outcome, problem_warning, scanner_options, stream_reach, warn_undecodable
@@ -306,8 +307,15 @@ def retrieval_url(base_url: str, root: str, path: str) -> str:
     that a first segment holding ":" (``a:b.html``) is no scheme (RFC 3986 4.2)."""
     relative = Path(os.path.relpath(path, root)).as_posix()
     segments = [urllib.parse.quote(os.fsencode(segment), safe="!$&'()*+,;=:@~") for segment in relative.split("/")]
-    folder = base_url if base_url.endswith("/") else base_url + "/"
-    return Base(folder).resolve("./" + "/".join(segments) if relative != "." else "")
+    return Base(folder_url(base_url)).resolve("./" + "/".join(segments) if relative != "." else "")
+
+
+def folder_url(base_url: str) -> str:
+    """The URL of the folder *base_url* names: its path ending in ``/`` (one is added) and no query or fragment,
+    which name no file under it (``https://site.example/sub?lang=en`` is ``https://site.example/sub/``: the
+    ``/`` was added after the query, and every file resolved against ``/``)."""
+    folder = parse(base_url)._replace(query=None, fragment=None)
+    return compose(folder if folder.path.endswith("/") else folder._replace(path=folder.path + "/"))
 
 
 def _target(options: TreeOptions, path: str) -> Path:

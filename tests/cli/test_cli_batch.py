@@ -247,6 +247,13 @@ def test_each_file_gets_the_url_its_path_under_the_root_implies() -> None:
     assert retrieval_url("https://site.example/", "/s", "/s/d/a:b.html") == "https://site.example/d/a:b.html"
 
 
+@pytest.mark.parametrize("base_url", ["https://site.example/sub?lang=en", "https://site.example/sub#top",
+                                      "https://site.example/sub/?lang=en"])
+def test_a_base_url_with_a_query_or_fragment_names_its_folder(base_url: str) -> None:
+    # the "/" of a folder was added after the query or fragment, so every file resolved against the host's root
+    assert retrieval_url(base_url, "/s", "/s/docs/page.html") == "https://site.example/sub/docs/page.html"
+
+
 def test_absolutize_r_into_a_mirror_makes_a_site_export_absolute(
     site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
