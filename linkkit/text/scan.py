@@ -23,6 +23,7 @@ from re import Match
 from re import compile as _compile_plain
 from re import escape as _escape
 from typing import TYPE_CHECKING, Any, NamedTuple
+from unicodedata import category
 
 from ..uri.charset import ALPHA, DIGIT, SCHEME_CHARS, URI_CHARS, char_class
 from ..uri.percent import percent_encode
@@ -369,9 +370,15 @@ def _closer_after(text: str, end: int, closers: str) -> int:
     (rule 5): '"http://example.org/a."' is quoted, "(http://example.org/a?)" bracketed (RFC 3986 appendix C); -1 if
     none does."""
     at = end
-    while at < len(text) and text[at] not in closers and text[at] in PROSE_PUNCTUATION:
+    while at < len(text) and text[at] not in closers and _trimmed_mark(text[at]):
         at += 1
     return at if at < len(text) and text[at] in closers else -1
+
+
+def _trimmed_mark(char: str) -> bool:
+    """Whether *char* is punctuation that ends a bare reference before its closer: rule 5's prose punctuation, or
+    any non-ASCII punctuation (rule 10, RFC 3987 2.2), as CJK prose writes "「http://example.org/a。」"."""
+    return char in PROSE_PUNCTUATION or (char > "\x7f" and category(char)[0] == "P")
 
 
 def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
