@@ -545,6 +545,8 @@ def _check_tree(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
 def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
     """Rewrite every file under one folder, each atomically, in place or into a mirror of the tree; a file that
     fails is left as it was and the others go on."""
+    import dataclasses
+
     from .batch.rewrite import TreeOptions, rewrite_files
     from .sources.document import FILE, Document
     from .sources.files import walk
@@ -564,8 +566,10 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
     counts = Counts()
     progress = _progress(args, stderr, counts)
 
+    walking = dataclasses.replace(_walking(args), links=options.out_dir is not None)  # a mirror holds the links
+
     def files() -> Iterator[Document]:
-        for item in walk([root], _walking(args)):
+        for item in walk([root], walking):
             if isinstance(item, Document):
                 yield item
                 continue

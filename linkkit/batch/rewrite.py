@@ -20,13 +20,13 @@ from .. import html, mail
 from ..errors import InputError
 from ..io import (
     CHUNK_SIZE, SNIFF_SIZE, Input, Output, OutputError, Undecodable, decoded_chunks, encoded, looks_like_html,
-    replacing, text_encoding,
+    replacing, temporary_path, text_encoding,
 )
 from ..mail.mailbox import Message, messages_after
 from ..security.defang import defang, defang_written, written_kind
 from ..security.redact import Redaction, redacted
 from ..sources.compressed import compression
-from ..sources.document import Document
+from ..sources.document import LINK, Document
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
 from ..sources.warc import is_warc
@@ -388,6 +388,9 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
     try:
         if document.error is not None:
             raise InputError(document.name, document.error)
+        if document.kind == LINK:
+            _mirror_link(path, _target(options, path))
+            return Outcome([], None, messages, 0, 0, 0, 0)
         source = Input(path, None)
         with source.open_binary() as binary:
             opened = os.fstat(binary.fileno())  # in place: a file that changes from here on is left as it is then
@@ -416,6 +419,20 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
         messages.append(f"linkkit: error: {error}")
         return Outcome([], None, messages, 1, 0, 1, document.size)
     return Outcome([], None, messages, 0, 0, 1, size, binary=skipped)
+
+
+def _mirror_link(path: str, target: Path) -> None:
+    """The symbolic link *path* (not followed) made again at *target* in the mirror, pointing where it points, as
+    ``cp -R`` and ``rsync -a`` copy one; a file or link the mirror holds there is replaced atomically."""
+    try:
+        pointed = os.readlink(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = temporary_path(target, os.getpid())
+        temporary.unlink(missing_ok=True)
+        os.symlink(pointed, temporary)
+        os.replace(temporary, target)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
 
 
 def _mirrored_mode(output: Output, source: os.stat_result) -> None:

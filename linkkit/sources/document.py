@@ -8,8 +8,9 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 # What a document holds, as the finders read it; FILE is a whole file not opened yet, whose kind (and whether it
-# holds several documents, or none: a binary file) is told by the process that reads it.
-TEXT, HTML, MAIL, ERROR, FILE = "text", "html", "mail", "error", "file"
+# holds several documents, or none: a binary file) is told by the process that reads it; LINK a symbolic link met
+# while descending and not followed, which a batch rewrite's mirror holds as a link.
+TEXT, HTML, MAIL, ERROR, FILE, LINK = "text", "html", "mail", "error", "file", "link"
 
 
 @dataclass(frozen=True, slots=True)

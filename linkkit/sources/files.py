@@ -15,7 +15,7 @@ from functools import cache
 from typing import IO
 
 from ..io import BOMS, NUL_IN_NAME, STDIN
-from .document import Document, failure
+from .document import LINK, Document, failure
 
 # ripgrep's binary detection (its --binary default for searched files) looks for a NUL byte in what it reads
 # first; GNU grep does the same over its first buffer. 8 KiB is git's figure (xdiff's buffer_is_binary).
@@ -33,6 +33,7 @@ class WalkOptions:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     follow: bool = False
+    links: bool = False  # a symbolic link not followed is given as a LINK document (a mirror of the tree holds it)
 
 
 def is_binary(head: bytes) -> bool:
@@ -162,8 +163,10 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
             continue
         try:
             is_link = entry.is_symlink()
-            if is_link and not options.follow:
-                continue  # not followed unless asked (ripgrep -L, find -L)
+            if is_link and not options.follow:  # not followed unless asked (ripgrep -L, find -L)
+                if options.links and not (options.include and not _included(options.include, entry.name, rel)):
+                    yield Document(path, LINK, path=path)
+                continue
             if entry.is_dir(follow_symlinks=options.follow):
                 status = entry.stat(follow_symlinks=True)
                 key = (status.st_dev, status.st_ino)

@@ -284,6 +284,24 @@ def test_a_mirror_keeps_each_files_mode_rewritten_or_copied(
     assert {path: stat.S_IMODE((mirror / path.relative_to(site)).stat().st_mode) for path in modes} == modes
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_mirror_holds_the_symbolic_links_of_the_tree_as_links(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    # not followed (no -L), a link was left out of the mirror: the site's alias pages and folders were missing
+    (site / "home.html").symlink_to("index.html")
+    (site / "latest").symlink_to("docs")
+    mirror = tmp_path / "mirror"
+    main(capsys, "absolutize", "-r", str(site), "--base-url", "https://site.example/", "-o", str(mirror), "-q",
+         "-j", jobs)
+    assert [(os.readlink(mirror / name), (mirror / name).is_symlink()) for name in ("home.html", "latest")] == [
+        ("index.html", True), ("docs", True)]
+    assert (mirror / "home.html").read_text().startswith('<a href="https://site.example/docs/">')
+    main(capsys, "absolutize", "-r", str(site), "--base-url", "https://site.example/", "-o", str(mirror), "-q",
+         "-j", jobs)  # into the same mirror again: each link made again in place
+    assert os.readlink(mirror / "latest") == "docs"
+
+
 def test_absolutize_r_in_place_rewrites_each_file_and_a_failure_leaves_that_file_as_it_was(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
