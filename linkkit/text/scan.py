@@ -921,8 +921,10 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
         first_line = _wrapped_local_part(text, start, floor, at)
         if first_line is not None:
             start, wrapped = first_line, True
-    while start < at and text[start] == ".":
-        start += 1  # RFC 5322 3.2.3: a dot-atom neither begins nor ends with "."
+    while start < at and text[start] in ".'":
+        # RFC 5322 3.2.3: a dot-atom neither begins nor ends with "."; an apostrophe is read inside a word only, and
+        # the word before it may be a reference of its own (the scan's floor)
+        start += 1
     end = domain
     if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
         return None, horizon
