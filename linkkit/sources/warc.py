@@ -303,8 +303,9 @@ def _block_end(content: bytes) -> int | None:
 
 def compressed_whole(stream: IO[bytes]) -> bool:
     """Whether *stream* (a seekable file at a gzip archive's start, left where it was) is compressed whole, not a
-    gzip member per record (WARC 1.1 annex D): its first member holds bytes after its first record. Only the
-    first member is decompressed, up to that record's end and a little more, a window at a time."""
+    gzip member per record (WARC 1.1 annex D): its first member holds bytes after its first record, or, that
+    record's header damaged, another version line. Only the first member is decompressed, up to that record's end
+    and a little more, a window at a time."""
     start = stream.tell()
     if stream.read(2) != b"\x1f\x8b":
         stream.seek(start)
@@ -336,7 +337,8 @@ def compressed_whole(stream: IO[bytes]) -> bool:
         pass
     finally:
         stream.seek(start)
-    return False
+    # a first record whose header gives no end (damaged): the member holds more when another record starts in it
+    return end is None and _VERSION_LINE.search(head, 1) is not None
 
 
 class ForwardStream(io.RawIOBase):
@@ -477,7 +479,7 @@ def _record_position(offset: int, headers: dict[str, str]) -> Position:
 
 
 class _Read(NamedTuple):
-    """A record read from a stored archive, held back until the next one is read: its document, and what it was
+    """A record read, held back until the next one is read: its document, and what it was
     made from, to be made again from its own bytes alone if the record turns out not to end where it says."""
 
     document: Document | None
@@ -489,9 +491,9 @@ class _Read(NamedTuple):
 
 def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Document, None, int | None]:
     """The documents of the records read from *stream* on; returns the offset of a record that stopped the
-    reading (truncated, corrupt), or None at the end of the archive. From a stored archive (*path*) each record's
-    document is given once the next record is read, or reading ends: one whose Content-Length runs over the records
-    after it then gives the links of its own bytes, not theirs (:func:`_given`)."""
+    reading (truncated, corrupt), or None at the end of the archive. Each record's document is given once the next
+    record is read, or reading ends: one whose Content-Length runs over the records after it then gives the links
+    of its own bytes, not theirs (:func:`_given`)."""
     from fastwarc.warc import ArchiveIterator
 
     offset = start = stream.tell()  # where this reading began: the file's start, or a record reading resumed at
@@ -517,12 +519,8 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                               f"{record.content_length} content bytes", last_position)
                 return offset
             record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
-            document = _held_document(archive, offset, record_type, headers, block)
-            if path is None:
-                if document is not None:
-                    yield document
-            else:
-                held = _Read(document, offset, record_type, headers, block)
+            held = _Read(_held_document(archive, offset, record_type, headers, block), offset, record_type, headers,
+                         block)
         unread = None if path is None else _unread(path, last, start)
         if held is not None and (document := _given(archive, held, unread)) is not None:
             yield document
@@ -534,10 +532,12 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
         raise
     except BaseException as error:  # OSError; and a Rust panic in FastWARC (pyo3's PanicException is no Exception)
         if isinstance(stream, _Cut) and stream.error is not None:  # FastWARC read the cut as a bad header
+            if held is not None and held.document is not None:
+                yield held.document
             ended = _cut_failure(archive, stream)
             yield ended
             return ended.position.offset
-        at = None
+        at = _ran_over(held)  # a stream: judged by the last record's own bytes
         if path is not None:
             try:
                 at = _unread(path, last, start)
@@ -548,6 +548,14 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
         stopped = at or _Unread(offset)
         yield _unread_failure(archive, stopped, f"cannot be read: {error}", last_position)
         return stopped.offset
+
+
+def _ran_over(held: _Read | None) -> _Unread | None:
+    """In an archive read as a stream, where no byte after a record can be read again, the record read last when
+    its block holds a version line: its Content-Length ran over the next record (reading failed right after it)."""
+    if held is None or _VERSION_LINE.search(held.block) is None:
+        return None
+    return _Unread(held.offset, f"its Content-Length ({len(held.block)}) runs over the next record's version line")
 
 
 def _held_document(archive: str, offset: int, record_type: str, headers: dict[str, str], block: bytes,

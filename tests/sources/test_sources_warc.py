@@ -706,9 +706,9 @@ def test_an_archive_whose_first_version_line_is_damaged_is_still_an_archive(
     assert [r["target_uri"] for r in found[1:]] == ["http://site.example/1"] * 3 + ["http://site.example/2"] * 3
 
 
-@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("framing", ["uncompressed", "gzip-per-record", "gzip-whole"])
 def test_a_record_whose_content_length_runs_over_the_next_records_gives_its_own_links_only(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], framing: str
 ) -> None:
     # the second record's Content-Length took in the third record whole and the fourth's header: the third's links
     # came out twice, once as the second's (resolved against its target URI) and once its own
@@ -716,8 +716,10 @@ def test_a_record_whose_content_length_runs_over_the_next_records_gives_its_own_
     records = [response(f"http://site.example/{i}/", page, headers=[("Content-Type", "text/html")])
                for i, page in enumerate(pages)]
     records[1] = _content_length_off_by(records[1], len(records[2]) + 40)
-    data = per_record_gzip(records)[0] if per_record else b"".join(records)
-    found = extract(capsys, write(tmp_path, "over.warc.gz" if per_record else "over.warc", data), status=1)
+    data = {"uncompressed": b"".join(records), "gzip-per-record": per_record_gzip(records)[0],
+            "gzip-whole": gzip.compress(b"".join(records))}[framing]
+    found = extract(capsys, write(tmp_path, "over.warc" if framing == "uncompressed" else "over.warc.gz", data),
+                    status=1)
     assert [(r["kind"], r["target_uri"], r["uri"]) for r in found] == [
         ("url", "http://site.example/0/", "http://site.example/p0"),
         ("url", "http://site.example/1/", "http://site.example/p1"),
@@ -739,3 +741,16 @@ def test_reading_an_archive_compressed_whole_goes_on_after_a_record_whose_conten
     found = extract(capsys, write(tmp_path, "w.warc.gz", gzip.compress(b"".join(records))), status=1)
     assert [r["kind"] for r in found] == ["url", "url", "error", "url"]
     assert (found[2]["offset"], found[3]["target_uri"]) == (len(records[0]), "http://site.example/2")
+
+
+def test_an_archive_compressed_whole_whose_first_header_is_damaged_is_read_on_at_the_next_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # without the first record's Content-Length, compressed whole was not told from gzip per record, and no member
+    # after the first opened a record: every record was lost
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
+               for i in range(3)]
+    records[0] = records[0].replace(b"Content-Length: ", b"Content-Lenth: ", 1)
+    found = extract(capsys, write(tmp_path, "w.warc.gz", gzip.compress(b"".join(records))), status=1)
+    assert [(r["kind"], r["offset"]) for r in found] == [("error", 0), ("url", len(records[0])),
+                                                        ("url", len(records[0] + records[1]))]
