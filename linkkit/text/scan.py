@@ -608,7 +608,9 @@ def _plain_abbreviated(text: str, at: int, floor: int, max_length: int, base: in
     end = run.end(1)
     extent = _enclosed(text, at, end, run.end() + _BARE_REACH)
     if _PLAIN_HOST.match(text, at, end) is None:
-        return None  # not a host, or a host that prose punctuation follows (_host_before_prose)
+        if _PROSE_AFTER_HOST.isdisjoint(text[at:end]):
+            return None, extent.horizon  # not a host
+        return None  # perhaps a host that prose punctuation follows (_host_before_prose)
     written = text[at:end]
     return _reference(text, extent, _abbreviated_prefix(written) + written, "abbreviated", (), base), extent.horizon
 
