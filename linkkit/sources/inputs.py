@@ -261,8 +261,8 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts, 
     head, cut = head_until_cut(stream, BINARY_SNIFF)
     if cut is not None and not head:
         raise InputError(label, f"cannot decompress: {cut}")
-    if is_warc(head):  # the archive's reader tells a record cut short itself
-        yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label)
+    if is_warc(head):  # the archive's reader tells a record cut short itself; a file can be read again after one
+        yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label, reread=name if again else None)
         return
     if cut is None:
         yield from _head_documents(name, label, head, stream, counts, encoding, stored=False, again=again)

@@ -241,24 +241,22 @@ def _member_content(file: IO[bytes], first: bytes) -> tuple[bytes, int | None]:
     return b"".join(pieces), None
 
 
-def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> Iterator[Document]:
+def documents(stream: IO[bytes], archive: str, *, path: str | None = None, reread: str | None = None,
+              ) -> Iterator[Document]:
     """The documents of the WARC read from *stream* (compressed or not), in archive order; a failure document for
     a truncated or unreadable record. *path*, the file *stream* reads when it is the file as stored, lets a record
     cut inside its header be told, and reading go on at the next record after a corrupt one (the next gzip member
     that opens a record, or the next ``WARC/1.`` line); without it reading stops there. A stored archive compressed
-    whole is read as a decompressed one is: its records start no gzip member."""
+    whole is read as a decompressed one is: its records start no gzip member. *reread*, the file a decompressed
+    *stream* was read from, lets reading go on after a corrupt record too (:func:`_read_on_decompressed`)."""
     if path is not None and compressed_whole(stream):
-        with decompressed(stream) as whole:
-            failed = yield from _cut_records(_Cut(whole), archive)
-        while failed is not None:  # a corrupt record, the decompression intact: on at the next version line
-            resume = _next_decompressed_record(path, failed)
-            if resume is None:
-                return
-            with _decompressed_from(path, resume) as whole:
-                failed = yield from _cut_records(_Cut(whole, resume), archive)
+        yield from _read_on_decompressed(decompressed(stream), archive, path)
         return
     if path is None:
-        yield from _cut_records(_Cut(stream), archive)
+        if reread is not None:
+            yield from _read_on_decompressed(stream, archive, reread)
+        else:
+            yield from _cut_records(_Cut(stream), archive)
         return
     failed = yield from _records(stream, archive, path)
     while failed is not None:
@@ -268,6 +266,20 @@ def documents(stream: IO[bytes], archive: str, *, path: str | None = None) -> It
         with open(path, "rb") as rest:
             rest.seek(resume)
             failed = yield from _records(rest, archive, path)
+
+
+def _read_on_decompressed(whole: IO[bytes], archive: str, path: str) -> Iterator[Document]:
+    """The documents of the archive *whole* decompresses, the file *path* compressed whole (gzip, bzip2, xz,
+    Zstandard): after a corrupt record, its decompression intact, reading goes on at the next version line,
+    decompressed again from the file's start (it stopped there)."""
+    with whole:
+        failed = yield from _cut_records(_Cut(whole), archive)
+    while failed is not None:
+        resume = _next_decompressed_record(path, failed)
+        if resume is None:
+            return
+        with _decompressed_from(path, resume) as rest:
+            failed = yield from _cut_records(_Cut(rest, resume), archive)
 
 
 _HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a longer one is not judged

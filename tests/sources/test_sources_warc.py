@@ -8,6 +8,7 @@ import gzip
 import json
 import lzma
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -730,15 +731,17 @@ def test_a_record_whose_content_length_runs_over_the_next_records_gives_its_own_
     ]
 
 
+@pytest.mark.parametrize("compress", [gzip.compress, bz2.compress, lzma.compress, _zstd], ids=["gzip", "bzip2", "xz",
+                                                                                          "zstd"])
 @pytest.mark.parametrize("by", [-5, 5], ids=["short", "long"])
 def test_reading_an_archive_compressed_whole_goes_on_after_a_record_whose_content_length_is_wrong(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], by: int
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], by: int, compress: Callable[[bytes], bytes]
 ) -> None:
     # its decompression intact, the archive can be read on at the next version line (it stopped there)
     records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
                for i in range(3)]
     records[1] = _content_length_off_by(records[1], by)
-    found = extract(capsys, write(tmp_path, "w.warc.gz", gzip.compress(b"".join(records))), status=1)
+    found = extract(capsys, write(tmp_path, "w.warc.z", compress(b"".join(records))), status=1)
     assert [r["kind"] for r in found] == ["url", "url", "error", "url"]
     assert (found[2]["offset"], found[3]["target_uri"]) == (len(records[0]), "http://site.example/2")
 
