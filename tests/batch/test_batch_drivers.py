@@ -224,6 +224,7 @@ def test_workers_end_when_the_main_process_is_killed(signal_number: int) -> None
     assert len(workers) == 2
     main.send_signal(signal_number)
     main.wait()
+    main.stdout.close()
     for _ in range(3000):  # each ends within a chunk of work; a generous bound against a loaded machine
         if all(_ended(pid) for pid in workers):
             break
