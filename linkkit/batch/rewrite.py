@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from .. import html, mail
 from ..errors import InputError
@@ -40,6 +40,28 @@ from .extract import Outcome, problem_warning, scanner_options, stream_reach, wa
 # A message's transformation (rewrite, absolutize): its bytes in, the new bytes out, each defect it read past given
 # to the function passed with them.
 MailTransform = Callable[[bytes, Callable[[mail.Problem], None]], bytes]
+_Link = TypeVar("_Link")
+
+
+class Tally:
+    """How many links a batch rewrite read in one file: the count its summary line and progress report."""
+
+    __slots__ = ("links",)
+
+    def __init__(self) -> None:
+        self.links = 0
+
+
+def tallied(replace: Callable[[_Link], str], tally: Tally | None) -> Callable[[_Link], str]:
+    """*replace*, counting into *tally* each link it is asked for (*replace* itself when there is no tally)."""
+    if tally is None:
+        return replace
+
+    def counted(link: _Link) -> str:
+        tally.links += 1
+        return replace(link)
+
+    return counted
 
 
 def redaction(args: Any) -> Redaction | None:
@@ -145,7 +167,7 @@ def rewrite_stream(
     return changed
 
 
-def mail_rewriter(args: Any) -> MailTransform:
+def mail_rewriter(args: Any, tally: Tally | None = None) -> MailTransform:
     """linkkit.mail.rewrite with the rewrite options: a text part's references as in text (--normalize, --unwrap,
     --angle); an HTML part's URLs normalized on --normalize (attributes as written, without resolving them)."""
     replace_text = replacement(args)
@@ -170,15 +192,19 @@ def mail_rewriter(args: Any) -> MailTransform:
     anchors = masks is not None or getattr(args, "defang", False)
 
     def rewritten(data: bytes, on_problem: Callable[[mail.Problem], None]) -> bytes:
-        return mail.rewrite(data, replace, base_url=getattr(args, "base", None), abbreviated=args.abbreviated,
+        return mail.rewrite(data, tallied(replace, tally), base_url=getattr(args, "base", None),
+                            abbreviated=args.abbreviated,
                             emails=args.emails, anchors=anchors, on_problem=on_problem)
 
     return rewritten
 
 
-def mail_absolutizer(args: Any) -> MailTransform:
+def mail_absolutizer(args: Any, tally: Tally | None = None) -> MailTransform:
+    """linkkit.mail.absolutize against the file's base (``--base``), its links counted into *tally*."""
+    target = tallied(mail.absolute, tally)
+
     def absolutized(data: bytes, on_problem: Callable[[mail.Problem], None]) -> bytes:
-        return mail.absolutize(data, args.base, on_problem=on_problem)
+        return mail.rewrite(data, target, base_url=args.base, on_problem=on_problem)
 
     return absolutized
 
@@ -205,9 +231,11 @@ def warned_into(warnings: list[str], name: str, index: int) -> Callable[[mail.Pr
     return lambda problem: warnings.append(problem_warning(name, index, problem))
 
 
-def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messages: list[str]) -> bool:
-    """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order; True when its
-    text changed."""
+def rewrite_text(
+    source: Input, binary: IO[bytes], args: Any, out: Output, messages: list[str], tally: Tally | None = None
+) -> bool:
+    """Rewrite one text input (or message, or mbox) into *out*, in its own encoding and byte order, its links
+    counted into *tally*; True when its text changed."""
     head = source.read(binary, SNIFF_SIZE)
     kind = container(head) or ("binary" if is_binary(head) and source.encoding is None else None)
     if kind is not None:
@@ -215,11 +243,11 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
         # but refuses a container when it redacts or defangs: _treatment).
         raise InputError(source.label, f"{kind}; not rewritten")
     if not args.as_text and is_mail(source.name, head):
-        return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args), out,
+        return rewrite_messages(source, messages_after(head, binary, source.label), mail_rewriter(args, tally), out,
                                 messages)
     if looks_like_html(source, head) and not args.as_text:
         if redaction(args) is not None or getattr(args, "defang", False):
-            return rewrite_html(source, head + binary.read(), args, out)
+            return rewrite_html(source, head + binary.read(), args, out, tally)
         # Rewriting attribute values as prose would damage markup ("<" inside href="...").
         raise InputError(source.label, "looks like HTML; use 'linkkit absolutize', or --as-text")
     encoding = text_encoding(source, head)
@@ -229,7 +257,8 @@ def rewrite_text(source: Input, binary: IO[bytes], args: Any, out: Output, messa
     out.write(encoding.bom)
     scanner = scanner_options(args.abbreviated, args.emails, args.max_length)
     try:
-        changed = rewrite_stream(chunks, replacement(args), scanner, lambda text: out.write(encoded(text, encoder)))
+        changed = rewrite_stream(chunks, tallied(replacement(args), tally), scanner,
+                                 lambda text: out.write(encoded(text, encoder)))
         out.write(encoder.encode("", final=True))
     except UnicodeEncodeError as error:  # a replacement the input's encoding cannot hold
         unencodable = error.object[error.start : error.end]
@@ -250,12 +279,12 @@ def html_replacement(args: Any) -> Callable[[html.Link], str]:
     return replace
 
 
-def rewrite_html(source: Input, data: bytes, args: Any, out: Output) -> bool:
+def rewrite_html(source: Input, data: bytes, args: Any, out: Output, tally: Tally | None = None) -> bool:
     """``rewrite --defang`` / ``--redact`` of an HTML document: its attribute values and visible-text references,
-    an anchor's text included, replaced where they are (:func:`linkkit.html.rewrite`), every other byte copied;
-    True when it changed."""
+    an anchor's text included, replaced where they are (:func:`linkkit.html.rewrite`), every other byte copied,
+    its links counted into *tally*; True when it changed."""
     try:
-        new = html.rewrite(data, html_replacement(args), encoding=source.encoding, text=True,
+        new = html.rewrite(data, tallied(html_replacement(args), tally), encoding=source.encoding, text=True,
                            abbreviated=args.abbreviated, emails=args.emails, anchors=True)
     except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
         raise InputError(source.label, str(error)) from None
@@ -263,12 +292,15 @@ def rewrite_html(source: Input, data: bytes, args: Any, out: Output) -> bool:
     return new != data
 
 
-def absolutized(source: Input, data: bytes, base: str, encoding: str | None) -> bytes:
+def absolutized(source: Input, data: bytes, base: str, encoding: str | None, tally: Tally | None = None) -> bytes:
+    """The HTML document *data* made absolute against *base*, its links counted into *tally*."""
     try:
-        result = html.absolutize(data, base, encoding=encoding)
+        result, count = html.absolutize_counted(data, base, encoding=encoding)
     except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
         raise InputError(source.label, str(error)) from None
     assert isinstance(result, bytes)  # bytes in, bytes out
+    if tally is not None:
+        tally.links += count
     return result
 
 
@@ -327,9 +359,9 @@ def _target(options: TreeOptions, path: str) -> Path:
 Transform = Callable[[IO[bytes], Output, list[str]], bool]  # a file read -> its new content written; changed?
 
 
-def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None:
-    """How the file *path*, whose first bytes are *head*, is rewritten into an output (True when it changed), or
-    None when it is left as it is (binary, or not of the command's kind)."""
+def _treatment(options: TreeOptions, path: str, head: bytes, tally: Tally) -> Transform | None:
+    """How the file *path*, whose first bytes are *head*, is rewritten into an output (True when it changed), its
+    links counted into *tally*, or None when it is left as it is (binary, or not of the command's kind)."""
     source = Input(path, options.encoding)
     if _skipped_binary(options, head):
         kind = container(head)
@@ -342,20 +374,21 @@ def _treatment(options: TreeOptions, path: str, head: bytes) -> Transform | None
     file_options = dataclasses.replace(options, base=base if base is not None else options.base)
     if options.command == "absolutize":
         if is_mail(path, head):
-            absolutizer = mail_absolutizer(file_options)
+            absolutizer = mail_absolutizer(file_options, tally)
             return lambda binary, out, messages: rewrite_messages(
                 source, messages_after(b"", binary, source.label), absolutizer, out, messages)
         if looks_like_html(source, head):
             if base is None:
                 raise InputError(path, "an HTML document needs --base-url, its retrieval URL")
-            return lambda binary, out, messages: _absolutized_into(source, binary.read(), base, options.encoding, out)
+            return lambda binary, out, messages: _absolutized_into(source, binary.read(), base, options.encoding, out,
+                                                                   tally)
         return None
     if looks_like_html(source, head) and not options.as_text and not is_mail(path, head):
         if redaction(options) is not None or options.defang:
-            return lambda binary, out, messages: rewrite_html(source, binary.read(), file_options, out)
+            return lambda binary, out, messages: rewrite_html(source, binary.read(), file_options, out, tally)
         return None  # markup is absolutize's: rewriting it as prose would damage it
     # a text (or a mailbox) is read and written as a stream: memory stays bounded whatever the file's size
-    return lambda binary, out, messages: rewrite_text(source, binary, file_options, out, messages)
+    return lambda binary, out, messages: rewrite_text(source, binary, file_options, out, messages, tally)
 
 
 def container(head: bytes) -> str | None:
@@ -374,8 +407,8 @@ def _skipped_binary(options: TreeOptions, head: bytes) -> bool:
     return container(head) is not None or (options.encoding is None and is_binary(head))
 
 
-def _absolutized_into(source: Input, data: bytes, base: str, encoding: str | None, out: Output) -> bool:
-    new = absolutized(source, data, base, encoding)
+def _absolutized_into(source: Input, data: bytes, base: str, encoding: str | None, out: Output, tally: Tally) -> bool:
+    new = absolutized(source, data, base, encoding, tally)
     out.write(new)
     return new != data
 
@@ -396,7 +429,8 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             opened = os.fstat(binary.fileno())  # in place: a file that changes from here on is left as it is then
             size = opened.st_size
             head = source.read(binary, BINARY_SNIFF)
-            transform = _treatment(options, path, head)
+            tally = Tally()
+            transform = _treatment(options, path, head, tally)
             skipped = int(transform is None and _skipped_binary(options, head))
             if transform is None and options.out_dir is None:
                 return Outcome([], None, messages, 0, 0, 1, size, binary=skipped)
@@ -418,7 +452,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
     except (InputError, OutputError) as error:
         messages.append(f"linkkit: error: {error}")
         return Outcome([], None, messages, 1, 0, 1, document.size)
-    return Outcome([], None, messages, 0, 0, 1, size, binary=skipped)
+    return Outcome([], None, messages, 0, tally.links, 1, size, binary=skipped)
 
 
 def _mirror_link(path: str, target: Path) -> None:

@@ -17,10 +17,10 @@ The data's way: ``encoding`` (which encoding the bytes are in) -> ``tokenizer`` 
 """
 
 from .places import FOREIGN_PLACES, GLOBAL_PLACES, PLACES, Link
-from .rewrite import absolutize, links, rewrite
+from .rewrite import absolutize, absolutize_counted, links, rewrite
 from .trees import rewrite_lxml, rewrite_soup
 
 __all__ = [
-    "FOREIGN_PLACES", "GLOBAL_PLACES", "PLACES", "Link", "absolutize", "links", "rewrite", "rewrite_lxml",
-    "rewrite_soup",
+    "FOREIGN_PLACES", "GLOBAL_PLACES", "PLACES", "Link", "absolutize", "absolutize_counted", "links", "rewrite",
+    "rewrite_lxml", "rewrite_soup",
 ]

@@ -274,10 +274,19 @@ def rewrite(
 def absolutize(document: Document, base_url: str | None = None, *, encoding: str | None = None) -> Document:
     """*document* with every relative reference replaced by its absolute form (:func:`rewrite` with
     ``lambda link: link.uri``)."""
+    return absolutize_counted(document, base_url, encoding=encoding)[0]
+
+
+def absolutize_counted(
+    document: Document, base_url: str | None = None, *, encoding: str | None = None
+) -> tuple[Document, int]:
+    """:func:`absolutize`'s document and how many links it held, the count a batch's summary reports (building
+    each :class:`Link` for :func:`rewrite` to count would cost absolutizing about a tenth more)."""
     resolved = _resolved(document, base_url, encoding)
     codec, edits = _edits(resolved, resolved.uris)
+    count = len(resolved.uris)
     del resolved  # the decoded text and the URLs found are not needed to write: not held while the output grows
-    return _apply(document, codec, edits)
+    return _apply(document, codec, edits), count
 
 
 Edit = tuple[int, int, str, str]  # start, end, the new text, the codec error handler that writes it

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .links import LINK_HEADERS, MailLink, links, problems
     from .mailbox import Message, looks_like_mail, messages
     from .message import message_id
-    from .rewrite import absolutize, rewrite
+    from .rewrite import absolute, absolutize, rewrite
 
 # The module each name lives in, loaded on first use: telling and reading mailboxes (``mailbox``, which every batch
 # run asks whether a file is a message) loads neither the MIME parser nor the finders.
@@ -23,7 +23,7 @@ _HOMES = {
     **dict.fromkeys(("LINK_HEADERS", "MailLink", "links", "problems"), ".links"),
     **dict.fromkeys(("Message", "looks_like_mail", "messages"), ".mailbox"),
     "message_id": ".message",
-    **dict.fromkeys(("absolutize", "rewrite"), ".rewrite"),
+    **dict.fromkeys(("absolute", "absolutize", "rewrite"), ".rewrite"),
 }
 
 
@@ -36,6 +36,7 @@ __all__ = [
     "MailLink",
     "Message",
     "Problem",
+    "absolute",
     "absolutize",
     "links",
     "looks_like_mail",

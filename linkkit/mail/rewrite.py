@@ -159,8 +159,13 @@ def absolutize(message: bytes | email.message.Message, base_url: str | None = No
     """*message* with every link of its text parts replaced by its target (``link.uri``), resolved against the
     part's base (RFC 2557 5); links that stay relative (no base) are left as written.  *on_problem* as for
     :func:`rewrite`."""
-    return rewrite(message, lambda link: link.uri if link.source == "html-attr" else link.raw, base_url=base_url,
-                   on_problem=on_problem)
+    return rewrite(message, absolute, base_url=base_url, on_problem=on_problem)
 
 
-__all__ = ["absolutize", "rewrite"]
+def absolute(link: MailLink) -> str:
+    """What :func:`absolutize` writes for *link*: an HTML attribute's target; any other link as written (a
+    plain-text reference is absolute already, and a ``www.`` host is left as written)."""
+    return link.uri if link.source == "html-attr" else link.raw
+
+
+__all__ = ["absolute", "absolutize", "rewrite"]

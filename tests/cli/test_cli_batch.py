@@ -337,6 +337,23 @@ def test_rewrite_r_counts_the_binary_files_it_leaves(
     assert "1 binary file(s) skipped, 0 error(s)" in err.splitlines()[-1]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize(("command", "links"), [
+    (["absolutize", "--base-url", "https://site.example/"], 5),  # the pages' 2 + 1 attributes, the message's 2
+    (["rewrite", "--angle"], 3),  # the text's reference, the message's 2 (pages are absolutize's)
+    (["rewrite", "--defang"], 7),  # and the pages' 3 attributes and the reference in their text
+])
+def test_a_batch_rewrite_summary_counts_the_links_it_read(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], links: int, jobs: str
+) -> None:
+    # issue 10: a summary line with files, records, links; absolutize -r and rewrite -r always said 0 link(s)
+    (site / "docs" / "a b" / "page.html").write_text('<a href="../../index.html">home</a> http://t.example/')
+    (site / "note.eml").write_bytes(b"From: a@b.example\nSubject: s\nContent-Type: text/html\n\n"
+                                    b'<a href="r.html">r</a> http://q.example/\n')
+    _, err = main(capsys, command[0], "-r", str(site), *command[1:], "-o", str(tmp_path / "out"), "-j", jobs)
+    assert f"5 file(s), 5 record(s), {links} link(s)" in err.splitlines()[-1]
+
+
 @pytest.mark.parametrize("option", [["--redact"], ["--redact-query", "token", "--"], ["--defang"]])
 def test_a_redaction_or_defanging_in_batch_refuses_a_compressed_file_or_web_archive_instead_of_passing_it_over(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
