@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the finders are loaded on first use (linkkit's face): readi
 from .base import entity_base, is_absolute
 from .errors import Problem
 from .message import Entity, content_ids, parse
-from .parts import Decoded, decode_text, decode_transfer, header_text
+from .parts import Decoded, decode_text, decode_transfer, header_text, without_comments
 
 Source = Literal["text", "html-attr", "html-text", "header"]
 TEXT_TYPES = frozenset({"text/plain", "text/html"})
@@ -213,11 +213,12 @@ def header_links(entity: Entity, ids: dict[str, str]) -> list[MailLink]:
         if name.lower() not in names:
             continue
         text = header_text(value)
-        matches = list(_ANGLE_URL.finditer(text))
-        if not matches and name.lower() == "archived-at" and text.strip():
+        fields_own = without_comments(text)  # RFC 2369 2: a URL in a comment is no URL of the field
+        matches = list(_ANGLE_URL.finditer(fields_own))
+        if not matches and name.lower() == "archived-at" and fields_own.strip():
             # RFC 5064 2: the URI belongs in angle brackets; one written without them is still the archive's URL
-            start = len(text) - len(text.lstrip())
-            end = len(text.rstrip())
+            start = len(fields_own) - len(fields_own.lstrip())
+            end = len(fields_own.rstrip())
             spans = [(start, end)]
         else:
             spans = [match.span(1) for match in matches]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 
 from .errors import Problem
-from .parts import decode_transfer
+from .parts import decode_transfer, without_comments
 
 # Deeper nesting than this is an attack, not a message: the rest is read as opaque bytes.
 MAX_DEPTH = 64
@@ -61,9 +61,11 @@ class Entity:
 
     @property
     def transfer_encoding(self) -> str:
-        """The Content-Transfer-Encoding, lower-cased, ``7bit`` when absent (RFC 2045 6.1)."""
+        """The Content-Transfer-Encoding's mechanism, lower-cased, its comments left out (RFC 2045 3, 6.1); ``7bit``
+        when absent or empty (RFC 2045 6.1)."""
         value = header(self.headers, "content-transfer-encoding")
-        return value.strip().lower() if value else "7bit"
+        mechanism = without_comments(value).split() if value else None
+        return mechanism[0].lower() if mechanism else "7bit"
 
     @property
     def body(self) -> bytes:

@@ -141,6 +141,37 @@ def can_encode(text: str, decoded: Decoded, transfer_encoding: str) -> bool:
     return transfer_encoding != "7bit" or data.isascii()
 
 
+def without_comments(value: str) -> str:
+    """*value* with its comments blanked, each character a space, so positions stay (RFC 5322 3.2.2: comments are
+    parenthesized, nest, and take backslash quoted-pairs; RFC 2045 3 and RFC 2369 2 allow them in MIME and list
+    fields).  A "(" inside ``<...>`` (a URL's own) or inside a quoted-string starts none."""
+    if "(" not in value:
+        return value
+    out = list(value)
+    depth, closer, escaped = 0, "", False  # closer: '>' or '"' while inside brackets or a quoted-string
+    for index, char in enumerate(value):
+        if depth:
+            out[index] = " "
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            else:
+                depth += (char == "(") - (char == ")")
+        elif closer:
+            if escaped:
+                escaped = False
+            elif char == "\\" and closer == '"':
+                escaped = True
+            elif char == closer:
+                closer = ""
+        elif char in '<"':
+            closer = ">" if char == "<" else '"'
+        elif char == "(":
+            depth, out[index] = 1, " "
+    return "".join(out)
+
+
 def header_text(value: object) -> str:
     """A header value unfolded (RFC 5322 2.2.3) with its encoded words decoded (RFC 2047 6.1); never raises."""
     raw = str(value)
@@ -164,4 +195,5 @@ __all__ = [
     "encode_transfer",
     "header_text",
     "text_codec",
+    "without_comments",
 ]
