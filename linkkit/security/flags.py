@@ -34,8 +34,9 @@ from typing import Literal, get_args
 
 import regex
 
-from ..uri.model import IPV4ADDRESS, split_match
+from ..uri.model import IPV4ADDRESS, HostKind, host_kind, split_match
 from ..uri.percent import percent_decode
+from ..uri.validation import is_valid
 from .confusables import ALL, ascii_lookalike, augmented_scripts, labels, resolved_scripts
 from .ipv4 import inet_aton, read_ipv4
 
@@ -189,6 +190,9 @@ def _host_or_url_like(userinfo: str) -> str | None:
     decoded = percent_decode(userinfo, errors="replace")
     if _URL_START.match(decoded):
         return decoded.partition("@")[0]
+    literal = _ip_literal_start(decoded)
+    if literal is not None:
+        return literal
     users = [decoded.partition(":")[0]]
     if "@" in decoded:
         users.append(decoded.rpartition("@")[2].partition(":")[0])
@@ -203,12 +207,28 @@ def _host_or_url_like(userinfo: str) -> str | None:
     return None
 
 
+def _ip_literal_start(text: str) -> str | None:
+    """The IP-literal (RFC 3986 3.2.2: ``[::1]``, ``[v1.x]``) *text* is, alone or before a ":" as a port's, or
+    None."""
+    literal = text[: text.find("]") + 1]
+    if not literal or text[len(literal) : len(literal) + 1] not in ("", ":"):
+        return None
+    is_literal = host_kind(literal) in (HostKind.IPV6, HostKind.IPVFUTURE)
+    return literal if is_literal and is_valid("//" + literal, rule="relative-ref") else None
+
+
 def _host_name_start(text: str) -> str | None:
     """The host name *text* starts with (RFC 1034 3.5 labels, at least two, the last one of letters as a TLD is,
-    a trailing "." allowed), running up to a character no host name holds; None when it starts with none."""
+    a trailing "." allowed), running up to a character no host name holds or to a "-" that follows such a last
+    label (``paypal.com-login`` starts with ``paypal.com``); None when it starts with none."""
     stop = _NOT_HOST_NAME.search(text)
     name = text if stop is None else text[: stop.start()]
     labels = name[:-1].split(".") if name.endswith(".") else name.split(".")
+    if len(labels) >= 2 and _LETTERS.fullmatch(labels[-1]) is None:
+        top, hyphen, _ = labels[-1].partition("-")
+        if hyphen and _LETTERS.fullmatch(top) is not None:
+            labels[-1] = top
+            name = ".".join(labels)
     if len(labels) < 2 or _LETTERS.fullmatch(labels[-1]) is None:
         return None
     if any(not label or label[0] == "-" or label[-1] == "-" for label in labels):
