@@ -106,14 +106,25 @@ def text_codec(label: str | None) -> str | None:
     return info.name
 
 
+# The Encoding Standard's decoders for these labels (its table of names and labels; 10.1, 11.1, 12.1) read the
+# superset their writers use: gb2312 and gbk mail holds GBK (gb18030's decoder), euc-kr and ks_c_5601-1987 mail
+# holds windows-949 (Outlook's), big5 mail holds HKSCS.  Python's codecs of those names are the strict sets.
+_SUPERSETS = {"gb2312": "gb18030", "gbk": "gb18030", "euc_kr": "cp949", "big5": "big5hkscs"}
+
+
 def decode_text(data: bytes, label: str | None) -> Decoded:
-    """*data* decoded with the charset *label* (RFC 2046 4.1.2; us-ascii when absent, RFC 2045 5.2)."""
+    """*data* decoded with the charset *label* (RFC 2046 4.1.2; us-ascii when absent, RFC 2045 5.2), or with the
+    superset the Encoding Standard reads that label as when the strict set lacks a character."""
     codec = text_codec(label) if label else "ascii"
     if codec is not None:
-        try:
-            return Decoded(data.decode(codec), codec, "strict", False, None)
-        except (UnicodeDecodeError, LookupError, ValueError, TypeError):
-            why = f"bytes that are not {label or 'us-ascii'}"
+        for reading in (codec, _SUPERSETS.get(codec)):
+            if reading is None:
+                break
+            try:
+                return Decoded(data.decode(reading), reading, "strict", False, None)
+            except (UnicodeDecodeError, LookupError, ValueError, TypeError):
+                pass
+        why = f"bytes that are not {label or 'us-ascii'}"
     else:
         why = f"unknown charset {label!r}"
     try:
