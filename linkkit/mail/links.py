@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the finders are loaded on first use (linkkit's face): readi
 
 from .base import entity_base, is_absolute
 from .errors import Problem
-from .message import Entity, content_ids, parse
+from .message import Entity, content_ids, field_value, parse
 from .parts import Decoded, decode_text, decode_transfer, header_text, without_comments
 
 Source = Literal["text", "html-attr", "html-text", "header"]
@@ -194,10 +194,17 @@ def part_links(
 
 
 def _target(uri: str, ids: dict[str, str]) -> str | None:
-    """The part a ``cid:`` URL names (RFC 2392 2: the Content-ID, percent-decoded, without its brackets)."""
-    if ids and uri[:4].lower() == "cid:":
-        return ids.get(urllib.parse.unquote(uri[4:]))
-    return None
+    """The part a ``cid:`` URL names (RFC 2392 2: the Content-ID, percent-decoded, without its brackets): the one
+    written alike, else the first one equal but for case, as mail readers match them (a msg-id's right side is a
+    domain, RFC 5322 3.6.4; HTML editors change the case of what they copy)."""
+    if not ids or uri[:4].lower() != "cid:":
+        return None
+    key = urllib.parse.unquote(uri[4:])
+    found = ids.get(key)
+    if found is None:
+        folded = key.casefold()
+        found = next((part for name, part in ids.items() if name.casefold() == folded), None)
+    return found
 
 
 def header_links(entity: Entity, ids: dict[str, str]) -> list[MailLink]:
@@ -206,13 +213,13 @@ def header_links(entity: Entity, ids: dict[str, str]) -> list[MailLink]:
     found = []
     names = {name.lower(): name for name in LINK_HEADERS}
     try:
-        fields = entity.headers.items()
+        fields = entity.headers.raw_items()
     except Exception:
         return []
     for name, value in fields:
         if name.lower() not in names:
             continue
-        text = header_text(value)
+        text = header_text(field_value(value))
         fields_own = without_comments(text)  # RFC 2369 2: a URL in a comment is no URL of the field
         matches = list(_ANGLE_URL.finditer(fields_own))
         if not matches and name.lower() == "archived-at" and fields_own.strip():

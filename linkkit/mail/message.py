@@ -85,12 +85,28 @@ class Entity:
 
 
 def header(headers: Message, name: str) -> str | None:
-    """A header's raw value (compat32: unfolded lines kept), None when absent or unreadable."""
+    """A header's value as written (folded lines kept, :func:`field_value`), None when absent or unreadable."""
+    name = name.lower()
     try:
-        value = headers.get(name)
+        return next((field_value(value) for key, value in headers.raw_items() if key.lower() == name), None)
     except Exception:
         return None
-    return None if value is None else str(value)
+
+
+def field_value(raw: str) -> str:
+    """A header field's value as the parser keeps it (8-bit bytes as lone surrogates) read as UTF-8, as RFC 6532
+    3.2 allows a field to be written, else as windows-1252 (the charset fallback of parts): a raw UTF-8
+    ``Content-Location`` or ``List-Archive`` URL was read as replacement characters."""
+    if raw.isascii():
+        return raw
+    try:
+        data = raw.encode("ascii", "surrogateescape")
+    except UnicodeEncodeError:  # already text
+        return raw
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("cp1252", "replace")
 
 
 def parse_headers(block: bytes) -> Message:
@@ -257,4 +273,4 @@ def content_ids(root: Entity) -> dict[str, str]:
     return ids
 
 
-__all__ = ["MAX_DEPTH", "Entity", "content_ids", "header", "message_id", "parse", "parse_headers"]
+__all__ = ["MAX_DEPTH", "Entity", "content_ids", "field_value", "header", "message_id", "parse", "parse_headers"]

@@ -150,3 +150,12 @@ def test_refang_reads_the_defanged_spellings_of_a_report_back() -> None:
         ("https://203.0.113.7/gate", "hxxps://203.0.113[.]7/gate"), ("http://evil.example/", "hxxp://evil(.)example/")]
     body = data.decode().split("\n\n", 1)[1]
     assert all(body[slice(*link.span())] == link.raw for link in found)
+
+
+@pytest.mark.parametrize(("html", "content_ids", "expected"), load_table("mail/cid.txt"))
+def test_cid_link_names_the_part_of_its_content_id(html: str, content_ids: str, expected: str) -> None:
+    parts = [f"--r\nContent-Type: text/html; charset=utf-8\n\n{html}\n"]
+    parts += [f"--r\nContent-Type: image/png\nContent-ID: {cid}\n\nPNG\n" for cid in content_ids.split()]
+    message = ("Content-Type: multipart/related; boundary=r\n\n" + "".join(parts) + "--r--\n").encode("utf-8")
+    found = [f"{link.uri}={link.target_part or '-'}" for link in mail.links(message)]
+    assert " ".join(found) == expected
