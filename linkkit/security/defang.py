@@ -223,8 +223,10 @@ def defang(uri: str) -> str:
     dots ``[.]`` (not an IP-literal's), the userinfo's ``@`` ``[@]``, a ``mailto:`` address's ``@`` and dots alike.
     A relative reference names nothing on its own and is returned as it is (a network-path one has its host
     defanged), unless the scanner reads all of it as an abbreviated ``www.`` or ``ftp.`` reference, whose host is
-    then defanged as written (``www[.]example[.]com/a``). :func:`refang` reads the result back. What is already
-    defanged stays so, a scheme written ``hxxps`` as it is: defanging twice changes nothing.
+    then defanged as written (``www[.]example[.]com/a``). A reference the scanner finds in the path, query or
+    fragment is defanged too (``?u=hxxps://evil[.]example/``), where :func:`refang` reads it back; the rest is
+    copied as written. :func:`refang` reads the result back. What is already defanged stays so, a scheme written
+    ``hxxps`` as it is: defanging twice changes nothing.
 
     >>> defang("https://user@www.example.com:8443/a.php?q=1")
     'hxxps://user[@]www[.]example[.]com:8443/a.php?q=1'
@@ -243,7 +245,11 @@ def defang(uri: str) -> str:
     head, end = _defanged_head(reading.text, scheme_written)
     if not end:
         return uri
-    return head + uri[reading.original_span(0, end)[1] :]
+    rest = uri[reading.original_span(0, end)[1] :]
+    embedded = _embedded_defanged(rest)
+    if embedded != rest and refang(head + embedded) == refang(head + rest):
+        rest = embedded
+    return head + rest
 
 
 def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
@@ -267,6 +273,23 @@ def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
         path = _defang_mailto(match.group(3))
         return scheme + _colon(path) + path, match.end(3)
     return (scheme_written or scheme) + _colon(uri[match.start(3) :]), match.start(3)
+
+
+def _embedded_defanged(rest: str) -> str:
+    """*rest*, the path, query and fragment of a URI, with every reference the scanner finds in it defanged as
+    written (a redirector's ``?u=https://evil.example/``, which a reader's tools would find and make live)."""
+    lowered = rest.lower()
+    if ":" not in rest and "www." not in lowered and "ftp." not in lowered:
+        return rest  # every reference the scanner finds has a scheme's ":" or starts with "www." or "ftp."
+    from ..text import finditer
+
+    pieces: list[str] = []
+    copied = 0
+    for reference in finditer(rest):
+        start, end = reference.span()
+        pieces += (rest[copied:start], defang(rest[start:end]))
+        copied = end
+    return "".join(pieces) + rest[copied:]
 
 
 def _abbreviated_head(text: str) -> tuple[str, int] | None:

@@ -64,6 +64,14 @@ def _userinfo(authority: str, redaction: Redaction) -> str:
     return userinfo[: colon + 1] + redaction.mask + authority[at:]
 
 
+def _named(name: str, redaction: Redaction) -> bool:
+    """Whether the parameter *name* is one *redaction* masks; a name after "&amp;" (a URL copied from HTML source
+    into a text or log, its "&" still escaped, HTML 13.1.4) is read without the "amp;" that the split at "&"
+    left on it."""
+    key = _name(name)
+    return key in redaction.query or (key.startswith("amp;") and key[4:] in redaction.query)
+
+
 def _parameters(component: str, redaction: Redaction) -> str:
     """A query or fragment with the values of the named ``name=value`` parameters (split at "&") masked."""
     if "=" not in component:
@@ -72,7 +80,7 @@ def _parameters(component: str, redaction: Redaction) -> str:
     changed = False
     for index, pair in enumerate(pairs):
         name, equals, value = pair.partition("=")
-        if equals and value and _name(name) in redaction.query:
+        if equals and value and _named(name, redaction):
             pairs[index] = name + "=" + redaction.mask
             changed = True
     return "&".join(pairs) if changed else component

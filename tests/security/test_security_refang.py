@@ -132,6 +132,11 @@ def test_original_span_covers_a_replacement_touched_by_the_span() -> None:
         ("WWW.Example.COM", "WWW[.]Example[.]COM"),
         ("ftp.example.org:2121/pub/", "ftp[.]example[.]org:2121/pub/"),
         ("www.example", "www.example"),
+        # A reference the scanner finds in the path, query or fragment (a redirector's target) is defanged too: left
+        # live, a reader's tools would find it in the shared text and make it a link.
+        ("https://a.example/r?u=https://evil.example/", "hxxps://a[.]example/r?u=hxxps://evil[.]example/"),
+        ("http://a.example/#!/ftp://files.example.org/a.b", "hxxp://a[.]example/#!/ftp[://]files[.]example[.]org/a.b"),
+        ("https://a.example/?to=mailto:abuse@example.net", "hxxps://a[.]example/?to=mailto[:]abuse[@]example[.]net"),
     ],
 )
 def test_defang(uri: str, expected: str) -> None:
