@@ -125,21 +125,34 @@ def _split(buffer: bytes, start: int, end: int) -> tuple[int, int]:
     return header_end, header_end if empty is None else empty.end()
 
 
+def content_type_field(headers: Message) -> Message:
+    """*headers*, or when its Content-Type holds comments, that field alone without them, for the ``email``
+    package's readers of the type and its parameters: RFC 2045 5.1 allows comments there, and its own example
+    ``text/plain; charset=us-ascii (Plain text)`` means ``charset="us-ascii"`` (the comment was read as part of
+    the charset, and ``text/html (x)`` as a type of its own)."""
+    value = header(headers, "content-type")
+    if value is None or "(" not in value:
+        return headers
+    field = Message()
+    field["Content-Type"] = without_comments(value)
+    return field
+
+
 def _content_type(headers: Message, default: str) -> str:
     # RFC 2045 5.2: no Content-Type, or one that cannot be read, means the default (text/plain; charset=us-ascii).
     value = header(headers, "content-type")
     if value is None:
         return default
     try:
-        ctype = headers.get_content_type()
+        ctype = content_type_field(headers).get_content_type()
     except Exception:
         return "text/plain"
-    return ctype
+    return "".join(ctype.split())  # RFC 2045 5.1: type "/" subtype, whitespace around the "/" no part of either
 
 
 def _boundary(headers: Message) -> str | None:
     try:
-        boundary = headers.get_param("boundary")
+        boundary = content_type_field(headers).get_param("boundary")
     except Exception:
         return None
     if isinstance(boundary, tuple):  # RFC 2231 value
@@ -273,4 +286,5 @@ def content_ids(root: Entity) -> dict[str, str]:
     return ids
 
 
-__all__ = ["MAX_DEPTH", "Entity", "content_ids", "field_value", "header", "message_id", "parse", "parse_headers"]
+__all__ = ["MAX_DEPTH", "Entity", "content_ids", "content_type_field", "field_value", "header", "message_id", "parse",
+           "parse_headers"]
