@@ -21,13 +21,20 @@ from .message import Entity, header
 from .parts import header_text
 
 
+# RFC 2557 4.1: Content-Location = [CFWS] URI [CFWS]: a comment before the URI, or after it past whitespace (a
+# URI's own "(" follows no whitespace: http://a.example/Foo_(bar))
+_COMMENT = r"\((?:[^()\\]|\\.)*+\)"
+_FIELD_COMMENTS = re.compile(rf"^\s*+(?:{_COMMENT}\s*+)++|(?:\s++{_COMMENT})++\s*+$")
+
+
 def _field_uri(entity: Entity, name: str) -> str | None:
-    """The URI of a Content-Location / Content-Base field: unfolded, RFC 2047-decoded, folding whitespace removed
-    (RFC 2557 4.1, 4.4.1), a quoted-string's quotes (RFC 2110 4.1's examples) or angle brackets taken off."""
+    """The URI of a Content-Location / Content-Base field: unfolded, RFC 2047-decoded, the comments around it and
+    folding whitespace removed (RFC 2557 4.1, 4.4.1), a quoted-string's quotes (RFC 2110 4.1's examples) or angle
+    brackets taken off."""
     value = header(entity.headers, name)
     if value is None:
         return None
-    text = "".join(header_text(value).split())
+    text = "".join(_FIELD_COMMENTS.sub("", header_text(value)).split())
     if (len(text) >= 2 and text[0] == text[-1] == '"') or (text[:1] == "<" and text[-1:] == ">"):
         text = text[1:-1]
     return text or None
