@@ -130,7 +130,7 @@ def _unicode_label(written: str) -> str | None:
 
 
 # UTS 46 / IDNA label separators: "." and the ideographic and fullwidth full stops (RFC 3490 3.1).
-_SEPARATORS = regex.compile(r"[.\u3002\uFF0E\uFF61]")
+LABEL_SEPARATORS = regex.compile(r"[.\u3002\uFF0E\uFF61]")
 
 
 def labels(host: str) -> list[Label]:
@@ -138,7 +138,7 @@ def labels(host: str) -> list[Label]:
     reads them (an all-LDH label that is no ``xn--`` label is shown as it is and needs no check)."""
     found = []
     start = 0
-    for separator in [*_SEPARATORS.finditer(host), None]:
+    for separator in [*LABEL_SEPARATORS.finditer(host), None]:
         end = len(host) if separator is None else separator.start()
         written = host[start:end]
         if written and (not written.isascii() or written[:4].lower() == "xn--"):

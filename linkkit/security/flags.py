@@ -37,7 +37,7 @@ import regex
 from ..uri.model import IPV4ADDRESS, HostKind, host_kind, split_match
 from ..uri.percent import percent_decode
 from ..uri.validation import is_valid
-from .confusables import ALL, ascii_lookalike, augmented_scripts, labels, resolved_scripts
+from .confusables import ALL, LABEL_SEPARATORS, ascii_lookalike, augmented_scripts, labels, resolved_scripts
 from .ipv4 import inet_aton, read_ipv4
 
 FlagName = Literal[
@@ -182,12 +182,14 @@ def _authority_flags(uri: str, start: int, end: int) -> list[Flag]:
 
 
 def _host_or_url_like(userinfo: str) -> str | None:
-    """What makes a userinfo look like a host or a URL (RFC 3986 7.6), or None: percent-decoded, it is a URL
-    (``http://bank.example/login``), or a user part (before any ":", which a password follows) holds a "/" (a path:
-    ``a.example/``), is a host name (``www.example.com``) or a dotted IPv4 form. A userinfo that holds an "@" is
-    read as an authority itself, the user part after that "@" judged too (``user:pw@www.bank.example@evil``). A
-    password is never judged nor returned: its "/" or dots are no disguise (``user:a/b.c@``)."""
-    decoded = percent_decode(userinfo, errors="replace")
+    """What makes a userinfo look like a host or a URL (RFC 3986 7.6), or None: percent-decoded, its full stops
+    read as ".", it is a URL (``http://bank.example/login``), or a user part (before any ":", which a password
+    follows) holds a "/" (a path: ``a.example/``), is a host name (``www.example.com``) or a dotted IPv4 form. A
+    userinfo that holds an "@" is read as an authority itself, the user part after that "@" judged too
+    (``user:pw@www.bank.example@evil``). A password is never judged nor returned: its "/" or dots are no disguise
+    (``user:a/b.c@``)."""
+    # the ideographic and fullwidth full stops separate labels as "." does (RFC 3490 3.1): www。example。com
+    decoded: str = LABEL_SEPARATORS.sub(".", percent_decode(userinfo, errors="replace"))
     if _URL_START.match(decoded):
         return decoded.partition("@")[0]
     literal = _ip_literal_start(decoded)
