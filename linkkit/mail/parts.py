@@ -107,9 +107,10 @@ def text_codec(label: str | None) -> str | None:
 
 
 # The Encoding Standard's decoders for these labels (its table of names and labels; 10.1, 11.1, 12.1) read the
-# superset their writers use: gb2312 and gbk mail holds GBK (gb18030's decoder), euc-kr and ks_c_5601-1987 mail
-# holds windows-949 (Outlook's), big5 mail holds HKSCS.  Python's codecs of those names are the strict sets.
-_SUPERSETS = {"gb2312": "gb18030", "gbk": "gb18030", "euc_kr": "cp949", "big5": "big5hkscs"}
+# superset their writers use: gb2312 mail holds GBK, gbk mail gb18030 (the standard's GBK decoder), euc-kr and
+# ks_c_5601-1987 mail windows-949 (Outlook's), big5 mail HKSCS.  Python's codecs of those names are the strict
+# sets.  A rewritten part is written in the superset it was read with, which its readers read.
+_SUPERSETS = {"gb2312": "gbk", "gbk": "gb18030", "euc_kr": "cp949", "big5": "big5hkscs"}
 
 
 def decode_text(data: bytes, label: str | None) -> Decoded:
