@@ -68,6 +68,7 @@ _FIELD = re.compile(rb"[\x21-\x39\x3b-\x7e]++:|[ \t]")
 _MESSAGE_FIELDS = frozenset({
     b"from", b"to", b"cc", b"subject", b"date", b"message-id", b"mime-version", b"received", b"return-path",
     b"delivered-to", b"content-type", b"reply-to", b"in-reply-to", b"references", b"sender",
+    b"content-transfer-encoding",  # RFC 2045 6: a MIME entity saved alone (Content-Type and its encoding)
 })
 MAIL_SUFFIXES = frozenset({".eml", ".mbox", ".mbx"})
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import codecs
+
 import pytest
+from fixtures_loader import load_table
 
 from linkkit import mail
 
@@ -153,3 +156,9 @@ def test_a_maildir_message_larger_than_the_limit_is_an_error_naming_its_file(
     with pytest.raises(mail.MailError, match=r"cur/2: message 1 at offset 0: a message larger than 1000 bytes"):
         found.extend(mail.messages(tmp_path))
     assert [m.data for m in found] == [SMALL]
+
+
+@pytest.mark.parametrize(("head", "expected"), load_table("mail/sniff.txt"))
+def test_mail_is_told_by_its_first_bytes(head: str, expected: str) -> None:
+    data = codecs.escape_decode(head.encode("utf-8"))[0]
+    assert mail.looks_like_mail(data) == (expected == "mail")
