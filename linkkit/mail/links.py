@@ -196,10 +196,13 @@ def part_links(
 def _target(uri: str, ids: dict[str, str]) -> str | None:
     """The part a ``cid:`` URL names (RFC 2392 2: the Content-ID, percent-decoded, without its brackets): the one
     written alike, else the first one equal but for case, as mail readers match them (a msg-id's right side is a
-    domain, RFC 5322 3.6.4; HTML editors change the case of what they copy)."""
+    domain, RFC 5322 3.6.4; HTML editors change the case of what they copy).  Angle brackets a writer left around
+    the id (``cid:<logo@a.example>``, ``cid:%3Clogo@a.example%3E``) are taken off, as for the Content-ID."""
     if not ids or uri[:4].lower() != "cid:":
         return None
     key = urllib.parse.unquote(uri[4:])
+    if key[:1] == "<" and key[-1:] == ">":
+        key = key[1:-1]
     found = ids.get(key)
     if found is None:
         folded = key.casefold()
