@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the finders are loaded on first use (linkkit's face): readi
 
 from .base import entity_base, is_absolute
 from .errors import Problem
-from .message import Entity, content_ids, content_type_field, field_value, parse
+from .message import Entity, content_ids, field_value, parse
 from .parts import Decoded, decode_text, decode_transfer, header_text, without_comments
 
 Source = Literal["text", "html-attr", "html-text", "header"]
@@ -128,7 +128,7 @@ def read(message: bytes | bytearray | memoryview | email.message.Message) -> Rea
 
 def _charset(entity: Entity) -> str | None:
     try:
-        value = content_type_field(entity.headers).get_param("charset")
+        value = entity.type_field.get_param("charset") if entity.type_field is not None else None
     except Exception:
         return None
     if isinstance(value, tuple):  # RFC 2231 continuation or language

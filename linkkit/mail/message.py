@@ -57,6 +57,7 @@ class Entity:
     body_end: int
     content_type: str
     is_message: bool  # the entity is a whole message (the top one or an encapsulated one)
+    type_field: Message | None  # what reads its Content-Type's parameters (content_type_field), None without one
     children: list[Entity] = field(default_factory=list)
 
     @property
@@ -85,10 +86,14 @@ class Entity:
 
 
 def header(headers: Message, name: str) -> str | None:
-    """A header's value as written (folded lines kept, :func:`field_value`), None when absent or unreadable."""
-    name = name.lower()
+    """A header's value as written (folded lines kept), None when absent or unreadable; one holding 8-bit bytes,
+    which compat32 gives as a ``Header`` of replacement characters, is read from the raw field (:func:`field_value`)."""
     try:
-        return next((field_value(value) for key, value in headers.raw_items() if key.lower() == name), None)
+        value = headers.get(name)
+        if value is None or isinstance(value, str):
+            return value
+        name = name.lower()
+        return next((field_value(raw) for key, raw in headers.raw_items() if key.lower() == name), str(value))
     except Exception:
         return None
 
@@ -125,34 +130,35 @@ def _split(buffer: bytes, start: int, end: int) -> tuple[int, int]:
     return header_end, header_end if empty is None else empty.end()
 
 
-def content_type_field(headers: Message) -> Message:
+def content_type_field(headers: Message) -> Message | None:
     """*headers*, or when its Content-Type holds comments, that field alone without them, for the ``email``
-    package's readers of the type and its parameters: RFC 2045 5.1 allows comments there, and its own example
-    ``text/plain; charset=us-ascii (Plain text)`` means ``charset="us-ascii"`` (the comment was read as part of
-    the charset, and ``text/html (x)`` as a type of its own)."""
+    package's readers of the type and its parameters (None when there is no Content-Type): RFC 2045 5.1 allows
+    comments there, and its own example ``text/plain; charset=us-ascii (Plain text)`` means ``charset="us-ascii"``
+    (the comment was read as part of the charset, and ``text/html (x)`` as a type of its own)."""
     value = header(headers, "content-type")
     if value is None or "(" not in value:
-        return headers
+        return None if value is None else headers
     field = Message()
     field["Content-Type"] = without_comments(value)
     return field
 
 
-def _content_type(headers: Message, default: str) -> str:
+def _content_type(field: Message | None, default: str) -> str:
     # RFC 2045 5.2: no Content-Type, or one that cannot be read, means the default (text/plain; charset=us-ascii).
-    value = header(headers, "content-type")
-    if value is None:
+    if field is None:
         return default
     try:
-        ctype = content_type_field(headers).get_content_type()
+        ctype = field.get_content_type()
     except Exception:
         return "text/plain"
     return "".join(ctype.split())  # RFC 2045 5.1: type "/" subtype, whitespace around the "/" no part of either
 
 
-def _boundary(headers: Message) -> str | None:
+def _boundary(field: Message | None) -> str | None:
+    if field is None:
+        return None
     try:
-        boundary = content_type_field(headers).get_param("boundary")
+        boundary = field.get_param("boundary")
     except Exception:
         return None
     if isinstance(boundary, tuple):  # RFC 2231 value
@@ -204,11 +210,12 @@ def _entity(
 ) -> Entity:
     header_end, body_start = _split(buffer, start, end)
     headers = parse_headers(buffer[start:header_end])
-    ctype = _content_type(headers, default_type)
+    type_field = content_type_field(headers)
+    ctype = _content_type(type_field, default_type)
     multipart = ctype.startswith("multipart/")
     # A single-part message's body is its part 1 (RFC 3501 6.4.5); a multipart message has no number of its own.
     part = number if not is_message or multipart else _child_number(number, 1)
-    entity = Entity(part, number, headers, buffer, start, body_start, end, ctype, is_message)
+    entity = Entity(part, number, headers, buffer, start, body_start, end, ctype, is_message, type_field)
     if body_start == header_end < end:
         problems.append(Problem(part, "structure", "no empty line after the header fields (RFC 5322 2.1): the body "
                                 "starts at the first line that is no header field"))
@@ -217,7 +224,7 @@ def _entity(
             problems.append(Problem(part, "structure", f"nested deeper than {MAX_DEPTH} levels: not read"))
         return entity
     if multipart:
-        boundary = _boundary(headers)
+        boundary = _boundary(type_field)
         if boundary is None:
             problems.append(Problem(part, "structure", f"{ctype} without a boundary parameter (RFC 2046 5.1.1)"))
             return entity
