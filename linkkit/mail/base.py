@@ -21,10 +21,26 @@ from .message import Entity, header
 from .parts import header_text
 
 
-# RFC 2557 4.1: Content-Location = [CFWS] URI [CFWS]: a comment before the URI, or after it past whitespace (a
-# URI's own "(" follows no whitespace: http://a.example/Foo_(bar))
-_COMMENT = r"\((?:[^()\\]|\\.)*+\)"
-_FIELD_COMMENTS = re.compile(rf"^\s*+(?:{_COMMENT}\s*+)++|(?:\s++{_COMMENT})++\s*+$")
+# RFC 2557 4.1: Content-Location = [CFWS] URI [CFWS]: comments before the URI, and after it past whitespace (a
+# URI's own "(" follows no whitespace: http://a.example/Foo_(bar)); matched from either end, in linear time.
+_LEADING_COMMENTS = re.compile(r"(?:\((?:[^()\\]|\\.)*+\)\s*+)++")
+
+
+def _without_comments_around(text: str) -> str:
+    """*text* (stripped) without the comments before it and those after it that whitespace sets apart."""
+    text = text.strip()
+    leading = _LEADING_COMMENTS.match(text)
+    if leading is not None:
+        text = text[leading.end() :]
+    end = len(text)
+    while end and text[end - 1] == ")":
+        opening = text.rfind("(", 0, end)
+        if opening <= 0 or not text[opening - 1].isspace() or text.find(")", opening, end - 1) != -1:
+            break
+        end = opening - 1
+        while end and text[end - 1].isspace():
+            end -= 1
+    return text[:end]
 
 
 def _field_uri(entity: Entity, name: str) -> str | None:
@@ -34,7 +50,7 @@ def _field_uri(entity: Entity, name: str) -> str | None:
     value = header(entity.headers, name)
     if value is None:
         return None
-    text = "".join(_FIELD_COMMENTS.sub("", header_text(value)).split())
+    text = "".join(_without_comments_around(header_text(value)).split())
     if (len(text) >= 2 and text[0] == text[-1] == '"') or (text[:1] == "<" and text[-1:] == ">"):
         text = text[1:-1]
     return text or None
