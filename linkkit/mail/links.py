@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the finders are loaded on first use (linkkit's face): readi
 
 from .base import entity_base, is_absolute
 from .errors import Problem
-from .message import Entity, content_ids, field_value, parse
+from .message import ContentIds, Entity, content_ids, field_value, parse
 from .parts import Decoded, decode_text, decode_transfer, header_text, without_comments
 
 Source = Literal["text", "html-attr", "html-text", "header"]
@@ -167,7 +167,7 @@ def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | En
 
 
 def part_links(
-    part: TextPart, ids: dict[str, str], *, abbreviated: bool = True, emails: bool = False, anchors: bool = False,
+    part: TextPart, ids: ContentIds, *, abbreviated: bool = True, emails: bool = False, anchors: bool = False,
     refang: bool = False,
 ) -> list[MailLink]:
     """The links of one decoded text part, in text order; in HTML, the text of an ``<a href>`` too with *anchors*
@@ -193,7 +193,7 @@ def part_links(
     return found
 
 
-def _target(uri: str, ids: dict[str, str]) -> str | None:
+def _target(uri: str, ids: ContentIds) -> str | None:
     """The part a ``cid:`` URL names (RFC 2392 2: the Content-ID, percent-decoded, without its brackets): the one
     written alike, else the first one equal but for case, as mail readers match them (a msg-id's right side is a
     domain, RFC 5322 3.6.4; HTML editors change the case of what they copy).  Angle brackets a writer left around
@@ -204,13 +204,10 @@ def _target(uri: str, ids: dict[str, str]) -> str | None:
     if key[:1] == "<" and key[-1:] == ">":
         key = key[1:-1]
     found = ids.get(key)
-    if found is None:
-        folded = key.casefold()
-        found = next((part for name, part in ids.items() if name.casefold() == folded), None)
-    return found
+    return found if found is not None else ids.folded().get(key.casefold())
 
 
-def header_links(entity: Entity, ids: dict[str, str]) -> list[MailLink]:
+def header_links(entity: Entity, ids: ContentIds) -> list[MailLink]:
     """The URLs of a message's List-* (RFC 2369) and Archived-At (RFC 5064) fields, in field order."""
     section = f"{entity.number}.HEADER" if entity.number else "HEADER"
     found = []

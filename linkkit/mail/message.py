@@ -281,9 +281,26 @@ def _msg_id(value: str) -> str:
     return found.group() if found is not None else unfolded
 
 
-def content_ids(root: Entity) -> dict[str, str]:
+class ContentIds(dict[str, str]):
+    """Content-ID (without its angle brackets, RFC 2392 2) -> part number, first one wins; :meth:`folded` the same
+    keyed without case, made on first use (a cid: link that matches no id as written)."""
+
+    __slots__ = ("_folded",)
+
+    def folded(self) -> dict[str, str]:
+        """The ids case-folded -> the part of the first one that folds so."""
+        try:
+            return self._folded
+        except AttributeError:
+            self._folded: dict[str, str] = {}
+            for key, part in self.items():
+                self._folded.setdefault(key.casefold(), part)
+            return self._folded
+
+
+def content_ids(root: Entity) -> ContentIds:
     """Content-ID (without its angle brackets, RFC 2392 2) -> part number, first one wins."""
-    ids: dict[str, str] = {}
+    ids = ContentIds()
     for entity in root.walk():
         value = header(entity.headers, "content-id")
         if value:
@@ -293,5 +310,5 @@ def content_ids(root: Entity) -> dict[str, str]:
     return ids
 
 
-__all__ = ["MAX_DEPTH", "Entity", "content_ids", "content_type_field", "field_value", "header", "message_id", "parse",
-           "parse_headers"]
+__all__ = ["MAX_DEPTH", "ContentIds", "Entity", "content_ids", "content_type_field", "field_value", "header",
+           "message_id", "parse", "parse_headers"]

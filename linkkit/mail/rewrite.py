@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # loaded on first use (linkkit's face): importing linkkit.mai
 from ..uri.percent import percent_encode
 from .links import MailLink, TextPart, part_links, read, text_parts
 from .errors import Problem
-from .message import Entity, content_ids
+from .message import ContentIds, Entity, content_ids
 from .parts import can_encode, encode_text, encode_transfer
 
 Repl = Callable[[MailLink], str]
@@ -63,7 +63,7 @@ def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], 
                                 abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
 
 
-def _part_edit(part: TextPart, ids: dict[str, str], repl: Repl | str, options: ScanOptions,
+def _part_edit(part: TextPart, ids: ContentIds, repl: Repl | str, options: ScanOptions,
                anchors: bool) -> Edit | None:
     found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
     new: dict[int, str] = {}
