@@ -227,7 +227,8 @@ def _mail_rows(document: Document, data: bytes, options: ExtractOptions, message
     problems: list[mail.Problem] = []
     try:
         found = mail.links(data, base_url=options.base, headers=options.headers, abbreviated=options.abbreviated,
-                           emails=options.emails, on_problem=problems.append, refang=options.refang)
+                           emails=options.emails, on_problem=problems.append, refang=options.refang,
+                           unique=options.unique)
     except (LookupError, ValueError) as error:
         raise InputError(document.name, f"message {index}: {error}") from None
     messages.extend(problem_warning(document.name, index, problem) for problem in problems)
@@ -481,7 +482,7 @@ def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: C
         context: Context = "html" if document.kind == HTML else "mail" if document.kind == MAIL else "text"
         try:
             for site, rows in _groups(document, options, run.messages, places):
-                run.add_links(rows, _line_writer(options, site, context), options.spill)
+                run.add_links(rows, _line_writer(options, site, context), options.spill, kept=context == "mail")
         except InputError as error:
             run.failed += 1
             run.messages.append(f"linkkit: error: {error}")
@@ -509,9 +510,11 @@ class _Run:
         self.spill: IO[bytes] | None = None
         self.spill_path = ""
 
-    def add_links(self, rows: Iterable[Row], line_of: LinkLine, spill: bool) -> None:
-        """The output line of each link of *rows*, made by *line_of*; the loop keeps its counts in locals (a method
-        call or an attribute update per link cost 4% of a web archive's extract), stored back however it ends."""
+    def add_links(self, rows: Iterable[Row], line_of: LinkLine, spill: bool, *, kept: bool = False) -> None:
+        """The output line of each link of *rows*, made by *line_of*; *kept*: lines ``--unique`` never drops (a
+        message's links, made unique within the message by ``linkkit.mail.links``, issue 9). The loop keeps its
+        counts in locals (a method call or an attribute update per link cost 4% of a web archive's extract), stored
+        back however it ends."""
         lines, uris, held, mark, links = self.lines, self.uris, self.held, self.mark, 0
         try:
             for link, line, column in rows:
@@ -519,7 +522,7 @@ class _Run:
                 lines.append(text)
                 links += 1
                 if uris is not None:
-                    uris.append(link.uri)
+                    uris.append(None if kept else link.uri)
                     continue
                 held += len(text)
                 if held - mark > SPILL_SIZE and spill:

@@ -187,3 +187,22 @@ def test_rewrite_angle_on_an_mbox_escapes_from_lines_again(capsysbinary: pytest.
     assert b">From the archives: <http://archive.example.org/1999/post.html>\n" in out  # mboxrd: escaped again
     assert b">>From the older archives: <http://archive.example.org/1990/>\n" in out
     assert out.count(b"\nFrom ") == 2 and out.startswith(b"From alice@")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_extract_unique_keeps_the_first_of_each_absolute_url_within_each_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    # issue 9: "--unique in the CLI keeps the first of each absolute URL across the parts of a message"; relative
+    # references are all kept, and the next message keeps its own first (the run-wide set dropped both)
+    body = (b"Content-Type: multipart/alternative; boundary=b\n\n--b\nContent-Type: text/plain\n\n"
+            b"http://a.example/ and http://a.example/\n--b\nContent-Type: text/html\n\n"
+            b'<a href="http://a.example/">a</a><a href="rel.html">r</a><a href="rel.html">r</a>\n--b--\n')
+    mbox = tmp_path / "in.mbox"
+    mbox.write_bytes(b"".join(b"From a@b.example Sat Jan  3 01:05:34 1996\nFrom: a@b.example\nSubject: s\n" + body
+                              + b"\n" for _ in range(2)))
+    text = tmp_path / "notes.txt"
+    text.write_text("http://t.example/ http://t.example/\n")
+    assert cli.main(["extract", "--unique", "-q", "-j", jobs, str(mbox), str(text)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["http://a.example/", "rel.html", "rel.html"] * 2 + [
+        "http://t.example/"]
