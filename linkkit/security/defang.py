@@ -237,19 +237,26 @@ def defang(uri: str) -> str:
     """
     if not isinstance(uri, str):
         raise TypeError(f"defang() takes a str, not {type(uri).__name__}")
-    # The part defang rewrites (scheme and authority, or a mailto: address list) is read with its defanged spellings
-    # read back, then defanged; the rest is copied as written.
+    parts = _defanged_parts(uri)
+    if parts is None:
+        return uri
+    head, rest = parts
+    embedded = _embedded_defanged(rest)
+    if embedded != rest and refang(head + embedded) == refang(head + rest):
+        rest = embedded
+    return head + rest
+
+
+def _defanged_parts(uri: str) -> tuple[str, str] | None:
+    """The part of *uri* defang rewrites (scheme and authority, or a mailto: address list), read with its defanged
+    spellings read back and defanged, and the rest as written; None for a relative reference."""
     reading = refanged(uri)
     first = reading.edits[0] if reading.edits else None
     scheme_written = uri[: first.end] if first is not None and first.start == 0 and first.text.isalpha() else None
     head, end = _defanged_head(reading.text, scheme_written)
     if not end:
-        return uri
-    rest = uri[reading.original_span(0, end)[1] :]
-    embedded = _embedded_defanged(rest)
-    if embedded != rest and refang(head + embedded) == refang(head + rest):
-        rest = embedded
-    return head + rest
+        return None
+    return head, uri[reading.original_span(0, end)[1] :]
 
 
 def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
@@ -275,21 +282,35 @@ def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
     return (scheme_written or scheme) + _colon(uri[match.start(3) :]), match.start(3)
 
 
+# References defanged inside one URI, nested or side by side: each costs a scan of the text after it, so a URI of
+# thousands of nested ones would cost time quadratic in its length (it raised RecursionError); the rest is copied.
+_MAX_EMBEDDED = 16
+
+
 def _embedded_defanged(rest: str) -> str:
-    """*rest*, the path, query and fragment of a URI, with every reference the scanner finds in it defanged as
-    written (a redirector's ``?u=https://evil.example/``, which a reader's tools would find and make live)."""
+    """*rest*, the path, query and fragment of a URI, with the references the scanner finds in it defanged as
+    written (a redirector's ``?u=https://evil.example/``, which a reader's tools would find and make live), the
+    references inside those too, the first :data:`_MAX_EMBEDDED` of them."""
     lowered = rest.lower()
     if ":" not in rest and "www." not in lowered and "ftp." not in lowered:
         return rest  # every reference the scanner finds has a scheme's ":" or starts with "www." or "ftp."
     from ..text import finditer
 
     pieces: list[str] = []
-    copied = 0
-    for reference in finditer(rest):
+    for _ in range(_MAX_EMBEDDED):
+        reference = next(finditer(rest), None)
+        if reference is None:
+            break
         start, end = reference.span()
-        pieces += (rest[copied:start], defang(rest[start:end]))
-        copied = end
-    return "".join(pieces) + rest[copied:]
+        parts = _defanged_parts(rest[start:end])
+        if parts is None:
+            pieces.append(rest[:end])
+            rest = rest[end:]
+            continue
+        head, inner = parts  # what follows its head is read on, for the references inside it and after it
+        pieces += (rest[:start], head)
+        rest = inner + rest[end:]
+    return "".join(pieces) + rest
 
 
 def _abbreviated_head(text: str) -> tuple[str, int] | None:

@@ -230,6 +230,15 @@ def test_defanging_twice_changes_nothing(uri: str) -> None:
     assert defang(defang(uri)) == defang(uri)
 
 
+def test_defang_of_thousands_of_nested_references_defangs_the_first_sixteen_and_copies_the_rest() -> None:
+    # each nested reference was defanged by a call of its own: 5,000 of them raised RecursionError (and cost time
+    # quadratic in the URI's length)
+    uri = "http://a.example/?u=" + "http://b.example/?u=" * 5000
+    defanged = defang(uri)
+    assert refang(defanged) == uri
+    assert defanged.startswith("hxxp://a[.]example/?u=" + "hxxp://b[.]example/?u=" * 16 + "http://b.example/?u=")
+
+
 @given(valid_uris())
 def test_a_defanged_uri_is_no_reference_the_scanner_finds_as_it_was(uri: str) -> None:
     defanged = defang(uri)
