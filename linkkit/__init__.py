@@ -14,7 +14,8 @@ from .lazy import names_on_first_use
 if TYPE_CHECKING:
     from . import html
     from .link import LinkLike, record
-    from .security.defang import defang, refang
+    from .security.defang import defang
+    from .security.refang import refang
     from .security.flags import flags
     from .security.redact import redact
     from .text import Reference, ScanOptions, findall, finditer, finditer_stream, sub, subn

@@ -1084,7 +1084,7 @@ def finditer(
     """Iterate over the references in *text*, in text order (the options: :class:`ScanOptions`).
 
     With *refang*, the defanged spellings of threat reports are read too (``hxxps://evil[.]example/``, the table
-    of :mod:`linkkit.security.defang`): ``.uri`` is the refanged URI, while ``.raw``, ``.span()`` and
+    of :mod:`linkkit.security.refang`): ``.uri`` is the refanged URI, while ``.raw``, ``.span()`` and
     ``.outer_span()`` point at what was written, so :func:`sub` replaces a defanged reference in place.
 
     Large inputs belong to :func:`linkkit.finditer_stream`, which holds a bounded piece of the text at a time: a
@@ -1112,7 +1112,7 @@ def _options(abbreviated: bool, emails: bool, max_length: int) -> ScanOptions:
 def _refanged(text: str, options: ScanOptions) -> Iterator[Reference]:
     """The references of *text* with its defanged spellings read back: the refanged text is scanned and each
     reference's spans mapped back to what was written (the hot loop itself knows nothing of defanging)."""
-    from ..security.defang import refanged  # loaded when refanging is asked for
+    from ..security.refang import refanged  # loaded when refanging is asked for
 
     reading = refanged(text)
     if not reading.edits:

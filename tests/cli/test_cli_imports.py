@@ -73,7 +73,8 @@ def test_the_face_gives_the_security_functions_whatever_was_imported_first(first
 def test_flagging_loads_neither_redaction_nor_defanging() -> None:
     loaded = _modules_after("import linkkit\nassert not linkkit.flags('http://example.org/')")
     assert "linkkit.security.flags" in loaded
-    assert not loaded & {"linkkit.security.redact", "linkkit.security.defang", "email.message"}
+    assert not loaded & {"linkkit.security.redact", "linkkit.security.defang", "linkkit.security.refang",
+                         "email.message"}
 
 
 def test_the_face_gives_its_names_and_rooms_on_first_use() -> None:

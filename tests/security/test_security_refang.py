@@ -1,4 +1,4 @@
-"""Refanging and defanging (linkkit.security.defang): the real-report spellings of
+"""Refanging and defanging (linkkit.security.refang, linkkit.security.defang): the real-report spellings of
 tests/fixtures/security/refang.txt, each with its URI and the span of what was written; refang(defang(x)) == x
 for valid URIs; prose left alone."""
 

@@ -1,0 +1,174 @@
+"""Refanging what threat reports defang: the spellings read back, and where each applies.
+
+Analysts write ``hxxps://evil[.]example/x`` so that nothing turns the URL into a link or resolves it; linkkit reads
+those spellings back (:func:`refang`, and the scanner's ``refang=True``); :mod:`linkkit.security.defang` writes
+them by the same rules, so that ``refang(defang(uri)) == uri``.  The spellings read are those found in published
+reports:
+
+==============================  =========  =====================================================================
+written                         read as    where
+==============================  =========  =====================================================================
+``hxxp``, ``hXXp``, ``h**p``     ``http``   a scheme: at a word's start, before ``:``, ``[:]`` or ``[://]``
+(and the same with ``s``)       ``https``  (``tt`` takes the case of the ``p``: ``HXXP`` is ``HTTP``)
+``[://]``                       ``://``    after a scheme character
+``[:]``                         ``:``      after a scheme or host character, before "//", a port or a path
+                                           (``http[:]//``, ``host[:]8080``; not ``${p[:]?w}``, ``"kern[:]"``)
+``[.]``                         ``.``      glued to the text before it, before a host character, another
+                                           ``[.]`` or what ends a host (``example[.]com``, ``1[.]2[.]3[.]4``;
+                                           not ``'[.]'``, ``$f[.]'``, ``OFFSET[.][b]``)
+``[@]``                         ``@``      glued to the text before it, before a host (``user[@]example[.]com``;
+                                           not the ``${array[@]}`` of shell scripts)
+``[dot]``, ``{.}``              ``.``      between two letters or digits (any case: ``[DOT]``)
+``(.)``, ``(dot)``              ``.``      between two letters or digits of a host: the token holds no ``/``,
+                                           ``?``, ``#`` or ``:`` before it and no ``@`` after it (``(`` and
+                                           ``)`` are URI characters, so elsewhere they are data)
+==============================  =========  =====================================================================
+
+``meow://`` and other playful schemes are no defanged spelling: a reader cannot tell which scheme was meant.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import NamedTuple
+
+import regex
+
+from ..uri.charset import SCHEME_CHARS
+
+# Every defanged spelling, found by one search (a scheme spelling, or a bracketed mark); whether it applies where it
+# stands is judged by its neighbours (_judged), only where one was found.
+_CANDIDATE = regex.compile(
+    r"(?P<scheme>[hH](?:[xX]{2}|\*\*)(?P<p>[pP])[sS]?)|\[(?:[.:@]|://|(?i:dot))\]|\{\.\}|\((?:\.|(?i:dot))\)"
+)
+_SCHEME_CHARS = frozenset(SCHEME_CHARS)
+# Not glued to a "[.]" or "[@]" on its left: what starts a word of prose or code ('[.]' in a regex, "v[@]" ... ).
+NOT_GLUED = frozenset(" \t\r\n\f\v\"'<>[{")
+# After "[.]": not what ends a quotation or a bracket ($f[.]' in jq, [.] in a character class).
+# After "[.]": a host character, or what ends a host (a port, a path, a query, a fragment, a mailto list's ","), or
+# another "[.]" -- not a quote, a bracket or a "?" of shell and regex code (${a[.]}, [[+]OFFSET[.][b]]).
+DOT_FOLLOWERS = frozenset("-_~%/:?#,")
+# After "[:]": what starts an authority ("//"), a port, or a path (http[:]//, host[:]8080, urn[:]isbn:...).
+COLON_FOLLOWERS = frozenset("/%[+-_~.")
+# Walking back from a "(.)": what ends the host it would be in (RFC 3986 3.2.2: a reg-name holds none of them).
+_HOST_STOP = frozenset(" \t\r\n\f\v/?#:@<>\"'`")
+_MAX_HOST = 255  # RFC 1034 3.1: a domain name is at most 255 octets
+
+
+class Edit(NamedTuple):
+    """One defanged spelling read: ``original[start:end]`` became ``refanged[new_start:new_start + len(text)]``."""
+
+    start: int
+    end: int
+    new_start: int
+    text: str
+
+
+class Refanged(NamedTuple):
+    """A text with its defanged spellings read back, and where each was, so spans map back to what was written."""
+
+    original: str
+    text: str
+    edits: tuple[Edit, ...]
+    starts: tuple[int, ...] = ()  # each edit's new_start, for bisecting: built once, not once per span mapped
+
+    def original_span(self, start: int, end: int) -> tuple[int, int]:
+        """The span of ``original`` that ``text[start:end]`` was read from: an edit's replacement touched by the
+        span is covered whole (``evil[.]com`` for ``evil.com``)."""
+        return self._to_original(start, end=False), self._to_original(end, end=True)
+
+    def _to_original(self, position: int, *, end: bool) -> int:
+        edits = self.edits
+        index = bisect_right(self.starts, position - (1 if end else 0)) - 1
+        if index < 0:
+            return position
+        edit = edits[index]
+        new_end = edit.new_start + len(edit.text)
+        if edit.new_start <= position < new_end or (end and edit.new_start < position <= new_end):
+            return edit.end if end else edit.start
+        return edit.end + (position - new_end)
+
+
+def _judged(text: str, match: regex.Match[str]) -> str | None:
+    """What the candidate *match* reads as where it stands in *text* (the module's table), or None: no spelling."""
+    start, end = match.span()
+    before = text[start - 1] if start > 0 else ""
+    after = text[end] if end < len(text) else ""
+    if match.group("scheme") is not None:
+        # at a word's start, before ":", "[:]" or "[://]"; "tt" takes the case of the "p"
+        if before in _SCHEME_CHARS or not (after == ":" or text.startswith(("[:]", "[://]"), end)):
+            return None
+        written = match.group("scheme")
+        return str(written[0] + ("tt" if match.group("p").islower() else "TT") + written[3:])
+    mark = match.group().lower()
+    if mark == "[://]":
+        return "://" if before in _SCHEME_CHARS and before else None
+    if mark == "[:]":
+        glued = before and (before in _SCHEME_CHARS or before == "]")
+        return ":" if glued and (after.isalnum() or after in COLON_FOLLOWERS) and after else None
+    if mark == "[.]":
+        if not before or before in NOT_GLUED:
+            return None
+        ends = not after or after.isalnum() or after in DOT_FOLLOWERS or text.startswith("[.]", end)
+        return "." if ends else None
+    if mark == "[@]":
+        return "@" if before and before not in NOT_GLUED and (after.isalnum() or after in "[%_~") and after else None
+    if not (before.isalnum() and after.isalnum()):
+        return None  # [dot], {.}, (.), (dot): between two letters or digits
+    if mark in ("(.)", "(dot)") and not _in_host(text, start, end):
+        return None
+    return "."
+
+
+def _in_host(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` (a "(.)") lies in a host name: back to the token's start or the "//" of an
+    authority there is no "/", "?", "#", ":" or "@" (it would be a path, a query, a port, the host after a
+    userinfo is fine), and ahead, before the host ends, no "@" (it would be a userinfo)."""
+    low = max(0, start - _MAX_HOST)
+    at = start
+    while at > low and text[at - 1] not in _HOST_STOP:
+        at -= 1
+    if at == low and low > 0:
+        return False
+    # what precedes the host: a space, a delimiter, the userinfo's "@", or the "//" of an authority
+    if at > 0 and text[at - 1] not in " \t\r\n\f\v<>\"'`@" and text[at - 2 : at] != "//":
+        return False
+    high = min(len(text), end + _MAX_HOST)
+    ahead = end
+    while ahead < high and text[ahead] not in _HOST_STOP:
+        ahead += 1
+    return not text.startswith("@", ahead) and not text.startswith("[@]", ahead - 1)
+
+
+def refanged(text: str) -> Refanged:
+    """*text* with every defanged spelling read back (see the module's table), and the edits that did it."""
+    if not isinstance(text, str):
+        raise TypeError(f"refang() takes a str, not {type(text).__name__}")
+    pieces: list[str] = []
+    edits: list[Edit] = []
+    copied = length = 0
+    for match in _CANDIDATE.finditer(text):
+        new = _judged(text, match)
+        if new is None:
+            continue
+        start, end = match.span()
+        pieces.append(text[copied:start])
+        length += start - copied
+        edits.append(Edit(start, end, length, new))
+        pieces.append(new)
+        length += len(new)
+        copied = end
+    if not edits:
+        return Refanged(text, text, ())
+    pieces.append(text[copied:])
+    return Refanged(text, "".join(pieces), tuple(edits), tuple(edit.new_start for edit in edits))
+
+
+def refang(text: str) -> str:
+    """*text* with the defanged spellings of threat reports read back: ``hxxps://evil[.]example/`` is
+    ``https://evil.example/``. Everything else is left as it is.
+
+    >>> refang("beacon to hXXps[:]//203.0.113[.]7/gate and evil(dot)example")
+    'beacon to https://203.0.113.7/gate and evil.example'
+    """
+    return refanged(text).text
