@@ -14,6 +14,8 @@ from .urn import equivalent as urn_equivalent
 Level = Literal["syntax", "scheme"]
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+# The schemes of the table that define a default host (RFC 3986 3.2.2), and that host.
+_DEFAULT_HOST = {row.name: row.default_host for row in SCHEMES.values() if row.default_host is not None}
 
 
 def _lower_ascii(text: str) -> str:
@@ -70,12 +72,19 @@ def _normalize_authority(authority: str, scheme: str, level: Level) -> str:
     return result
 
 
+def _names_default_host(authority: str | None, path: str, default_host: str) -> bool:
+    """Whether *authority* (None when absent, then before an absolute path) names a scheme's *default_host* (RFC
+    3986 3.2.2: for "file", no authority, the empty host and "localhost" are the end-user's machine, RFC 8089 2)."""
+    return authority == default_host if authority is not None else path[:1] == "/"
+
+
 def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
     """Normalize *uri* along the comparison ladder of RFC 3986 section 6.
 
     ``level="syntax"`` is 6.2.2 alone: scheme and host to lower case, percent-encoding hex to upper case,
     percent-encoded unreserved characters decoded, dot segments removed. ``level="scheme"`` (the default)
-    adds 6.2.3: the default and the empty port removed, an empty path becomes "/" where the scheme says so.
+    adds 6.2.3: the default and the empty port removed, an empty path becomes "/" where the scheme says so, and
+    a scheme's default host (3.2.2), written or implied by an absent authority, becomes the empty host.
     A reserved character is never decoded, and an empty query or fragment is never dropped.
 
     A valid URN is normalized by RFC 8141 3.1 instead: ``urn`` and the NID lower-cased, hex upper-cased,
@@ -101,6 +110,10 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
                 return urn
     if authority is not None:
         authority = _normalize_authority(authority, scheme or "", level)
+    if scheme in _DEFAULT_HOST and level == "scheme" and _names_default_host(authority, path, _DEFAULT_HOST[scheme]):
+        # RFC 3986 6.2.3: the default host is elided, and the empty authority written, not removed ("file:/x" and
+        # "file://localhost/x" are "file:///x"): 6.2.3 never removes a delimiter the scheme does not license it to.
+        authority = ""
     if "%" in path:
         path = normalize_percent_encoding(path)  # RFC 3986 6.2.2.2, before 6.2.2.3 so that "%2E" counts as "."
     if scheme is not None or authority is not None or path[:1] == "/":

@@ -23,7 +23,7 @@ from ..errors import URISyntaxError
 from .charset import ALPHA, DIGIT, PCT_ENCODED, char_class
 from .model import URIReference, parse, split_authority
 from .percent import percent_decode
-from .schemes import default_port
+from .schemes import SCHEMES, default_port
 
 # RFC 1738 5: escape = "%" hex hex -- RFC 3986 2.1 pct-encoded
 _PCT_TRIPLET = re.compile(PCT_ENCODED)
@@ -188,8 +188,9 @@ class File:
 
     @property
     def is_local(self) -> bool:
-        """True when the host is empty, absent or "localhost": the machine reading the URL (3.10)."""
-        return self.host is None or self.host.lower() in ("", "localhost")
+        """True when the host is empty, absent or "localhost" (the table's default host, RFC 3986 3.2.2): the
+        machine reading the URL (3.10)."""
+        return self.host is None or self.host.lower() in ("", SCHEMES["file"].default_host)
 
 
 SchemeSpecific = FTP | HTTP | Gopher | Mailto | News | NNTP | Telnet | WAIS | Prospero | File

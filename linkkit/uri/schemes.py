@@ -17,6 +17,9 @@ class Scheme:
     # RFC 3986 6.2.3: the path is a list of addresses whose domain (after the last "@") is a host name, so
     # case-insensitive: "mailto:Joe@Example.COM" is equivalent to "mailto:Joe@example.com".
     path_domains: bool = False
+    # RFC 3986 3.2.2: the host a scheme defines as meant when the authority is absent or the host empty ("file":
+    # "localhost", the end-user's machine). Scheme-based normalization (6.2.3) writes all three as the empty host.
+    default_host: str | None = None
     # The plain-text scanner's evidence that "scheme:" in running text starts a reference: a regular expression
     # the scheme-specific part must match at its start ("svn:ignore", "FILE:LINE" are prose); None when the
     # scheme's syntax demands nothing a word could not also have.
@@ -50,7 +53,9 @@ SCHEMES = _table(
         spec="RFC 1738 3.8; RFC 4248"),
     Scheme(name="wais", default_port=210, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 1738 3.9; RFC 4156"),
     # RFC 8089 2: "//" authority or an absolute path; appendix E.2: a DOS drive letter ("file:c:/path/to/file").
-    Scheme(name="file", uses_authority=True, prose_start=r"/|[A-Za-z]:/", spec="RFC 1738 3.10; RFC 8089"),
+    # RFC 1738 3.10, RFC 8089 2: "localhost", the empty host and no authority all name the machine reading the URI.
+    Scheme(name="file", uses_authority=True, default_host="localhost", prose_start=r"/|[A-Za-z]:/",
+        spec="RFC 1738 3.10; RFC 8089"),
     Scheme(name="prospero", default_port=1525, uses_authority=True, prose_start=_AUTHORITY,
         spec="RFC 1738 3.11; RFC 4157"),
     Scheme(name="ws", default_port=80, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,

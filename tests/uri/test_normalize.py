@@ -109,6 +109,10 @@ def test_an_unknown_level_is_a_clear_error() -> None:
         ("http://example.com:8080/", "http://example.com/", False),
         ("urn:example:a123,z456", "URN:EXAMPLE:a123,z456", True),  # RFC 8141 3.2
         ("urn:example:a123,z456", "urn:example:A123,z456", False),
+        ("file://localhost/x", "file:///x", True),  # RFC 3986 3.2.2, RFC 8089 2: the end-user's machine
+        ("file://LOCALHOST/x", "file:/x", True),
+        ("file://host.example/x", "file:///x", False),
+        ("http://localhost/x", "http:///x", False),  # 3.2.2: only the scheme defines a default host
     ],
 )
 def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> None:
