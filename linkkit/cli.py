@@ -570,15 +570,16 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
 
     def files() -> Iterator[Document]:
         for item in walk([root], walking):
-            if isinstance(item, Document):
+            if isinstance(item, Document) and item.kind != FILE:  # a failure, or a link a mirror holds
                 yield item
                 continue
             counts.files += 1
             try:
-                size = os.path.getsize(item)
+                size = os.path.getsize(item if isinstance(item, str) else item.name)
             except OSError:
                 size = 0
-            yield Document(item, FILE, path=item, size=size)
+            # a Maildir's message file keeps its index (maildir_file)
+            yield Document(item, FILE, path=item, size=size) if isinstance(item, str) else item._replace(size=size)
 
     try:
         failed = _write_outcomes(_mapped(args, partial(rewrite_files, options=options), files()), None, progress, False)

@@ -24,7 +24,7 @@ from ..io import (
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, open_input
 from ..sources.document import ERROR, FILE, HTML, MAIL, Document, HeaderLink
-from ..sources.inputs import WHOLE_SIZE, Counts, file_documents, head_until_cut
+from ..sources.inputs import WHOLE_SIZE, Counts, file_documents, head_until_cut, maildir_document
 from .formats import LINE, LinkLine, link_lines
 
 if TYPE_CHECKING:
@@ -457,10 +457,12 @@ def _opened_documents(documents: list[Document], counts: Counts, options: Extrac
     """*documents*, each ``file`` document opened and replaced by the documents it holds (*counts* the binary
     files among them)."""
     for document in documents:
-        if document.kind == FILE:
-            yield from file_documents(document.path or document.name, counts, options.encoding, whole=WHOLE_SIZE)
-        else:
+        if document.kind != FILE:
             yield document
+        elif document.position.message is not None:  # a Maildir's message
+            yield maildir_document(document)
+        else:
+            yield from file_documents(document.path or document.name, counts, options.encoding, whole=WHOLE_SIZE)
 
 
 def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: Counts, *, cut: bool,

@@ -359,11 +359,14 @@ def _target(options: TreeOptions, path: str) -> Path:
 Transform = Callable[[IO[bytes], Output, list[str]], bool]  # a file read -> its new content written; changed?
 
 
-def _treatment(options: TreeOptions, path: str, head: bytes, tally: Tally) -> Transform | None:
+def _treatment(options: TreeOptions, path: str, head: bytes, tally: Tally, message: int | None = None,
+               ) -> Transform | None:
     """How the file *path*, whose first bytes are *head*, is rewritten into an output (True when it changed), its
-    links counted into *tally*, or None when it is left as it is (binary, or not of the command's kind)."""
+    links counted into *tally*, or None when it is left as it is (binary, or not of the command's kind). A Maildir's
+    message file (*message* its index) is that message, as when the Maildir is named, unless ``--as-text``."""
     source = Input(path, options.encoding)
-    if _skipped_binary(options, head):
+    maildir = message is not None and (options.command == "absolutize" or not options.as_text)
+    if not maildir and _skipped_binary(options, head):
         kind = container(head)
         secured = options.command == "rewrite" and (redaction(options) is not None or options.defang)
         if kind is not None and secured:
@@ -372,11 +375,11 @@ def _treatment(options: TreeOptions, path: str, head: bytes, tally: Tally) -> Tr
         return None
     base = retrieval_url(options.base_url, options.root, path) if options.base_url else None
     file_options = dataclasses.replace(options, base=base if base is not None else options.base)
+    if maildir or (options.command == "absolutize" and is_mail(path, head)):
+        transform = (mail_absolutizer if options.command == "absolutize" else mail_rewriter)(file_options, tally)
+        return lambda binary, out, messages: rewrite_messages(
+            source, _file_messages(source, binary, message), transform, out, messages)
     if options.command == "absolutize":
-        if is_mail(path, head):
-            absolutizer = mail_absolutizer(file_options, tally)
-            return lambda binary, out, messages: rewrite_messages(
-                source, messages_after(b"", binary, source.label), absolutizer, out, messages)
         if looks_like_html(source, head):
             if base is None:
                 raise InputError(path, "an HTML document needs --base-url, its retrieval URL")
@@ -389,6 +392,15 @@ def _treatment(options: TreeOptions, path: str, head: bytes, tally: Tally) -> Tr
         return None  # markup is absolutize's: rewriting it as prose would damage it
     # a text (or a mailbox) is read and written as a stream: memory stays bounded whatever the file's size
     return lambda binary, out, messages: rewrite_text(source, binary, file_options, out, messages, tally)
+
+
+def _file_messages(source: Input, binary: IO[bytes], message: int | None) -> Iterable[Message]:
+    """The messages of a file read from its start: a mailbox's or a message file's, or with *message* (its index)
+    the one a Maildir's message file holds, whatever its first line (as :func:`linkkit.mail.messages` reads it)."""
+    if message is None:
+        return messages_after(b"", binary, source.label)
+    data = source.read_held(binary, "a message")
+    return [Message(message, 0, data, source.name, data)]
 
 
 def container(head: bytes) -> str | None:
@@ -430,7 +442,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             size = opened.st_size
             head = source.read(binary, BINARY_SNIFF)
             tally = Tally()
-            transform = _treatment(options, path, head, tally)
+            transform = _treatment(options, path, head, tally, document.position.message)
             skipped = int(transform is None and _skipped_binary(options, head))
             if transform is None and options.out_dir is None:
                 return Outcome([], None, messages, 0, 0, 1, size, binary=skipped)

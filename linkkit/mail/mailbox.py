@@ -148,24 +148,34 @@ def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Messa
     if os.path.isdir(path):
         if not is_maildir(path):
             raise MailError(path, "a directory that is not a Maildir (no cur/ or new/)")
-        index = 0
-        for sub in ("cur", "new"):
-            folder = os.path.join(path, sub)
-            if not os.path.isdir(folder):
-                continue
-            for name in sorted(os.listdir(folder)):
-                file_path = os.path.join(folder, name)
-                if name.startswith(".") or not os.path.isfile(file_path):
-                    continue
-                with open(file_path, "rb") as handle:
-                    data = handle.read(HELD_LIMIT + 1)
-                if len(data) > HELD_LIMIT:
-                    raise _too_large(file_path, index, 0)
-                yield Message(index, 0, data, file_path, data)
-                index += 1
+        for index, file_path in enumerate(maildir_files(path)):
+            yield maildir_message(file_path, index)
         return
     with open(path, "rb") as handle:
         yield from _file_messages(handle, path)
+
+
+def maildir_files(path: str) -> Iterator[str]:
+    """The message files of the Maildir *path*, in its order: ``cur/`` then ``new/``, each in name order; dot files
+    and what is no file are none, and ``tmp/`` holds messages still being delivered (the Maildir specification)."""
+    for sub in ("cur", "new"):
+        folder = os.path.join(path, sub)
+        if not os.path.isdir(folder):
+            continue
+        for name in sorted(os.listdir(folder)):
+            file_path = os.path.join(folder, name)
+            if not name.startswith(".") and os.path.isfile(file_path):
+                yield file_path
+
+
+def maildir_message(path: str, index: int) -> Message:
+    """Message *index* of a Maildir, the file *path* (one of :func:`maildir_files`), read whole: the file is the
+    message, whatever its first line."""
+    with open(path, "rb") as handle:
+        data = handle.read(HELD_LIMIT + 1)
+    if len(data) > HELD_LIMIT:
+        raise _too_large(path, index, 0)
+    return Message(index, 0, data, path, data)
 
 
 def _file_messages(file: IO[bytes], path: str | None, head: bytes = b"") -> Iterator[Message]:
@@ -217,4 +227,7 @@ def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from rest
 
 
-__all__ = ["MAIL_SUFFIXES", "Message", "is_maildir", "is_mbox", "looks_like_mail", "messages", "messages_after"]
+__all__ = [
+    "MAIL_SUFFIXES", "Message", "is_maildir", "is_mbox", "looks_like_mail", "maildir_files", "maildir_message",
+    "messages", "messages_after",
+]

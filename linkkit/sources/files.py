@@ -15,7 +15,8 @@ from functools import cache
 from typing import IO
 
 from ..io import BOMS, NUL_IN_NAME, STDIN
-from .document import LINK, Document, failure
+from ..mail.mailbox import maildir_files
+from .document import FILE, LINK, Document, Position, failure
 
 # ripgrep's binary detection (its --binary default for searched files) looks for a NUL byte in what it reads
 # first; GNU grep does the same over its first buffer. 8 KiB is git's figure (xdiff's buffer_is_binary).
@@ -126,7 +127,8 @@ def open_list(name: str) -> IO[bytes]:
 def walk(names: Iterable[str], options: WalkOptions) -> Iterator[str | Document]:
     """The files *names* stand for, in order (a folder's entries sorted by name, so every run lists the same
     order), or a failure document for a name that cannot be listed. A folder is yielded as itself when not
-    *recursive* (it may be a Maildir); ``-`` is standard input."""
+    *recursive* (it may be a Maildir); ``-`` is standard input. A Maildir met while descending gives its message
+    files as :func:`maildir_file` documents, numbered as when it is named, its ``tmp/`` passed over."""
     for name in names:
         if name == STDIN or not options.recursive:
             yield name
@@ -145,7 +147,10 @@ def walk(names: Iterable[str], options: WalkOptions) -> Iterator[str | Document]
         yield from _descend(name, "", options, {(status.st_dev, status.st_ino)})
 
 
-def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[int, int]]) -> Iterator[str | Document]:
+def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[int, int]],
+             messages: dict[str, int] | None = None) -> Iterator[str | Document]:
+    """The files under *folder* (at *relative* under the folder named); *messages* the index of each message file
+    when *folder* is a Maildir's ``cur/`` or ``new/``, which holds nothing else to read."""
     try:
         with os.scandir(folder) as listing:
             entries = sorted(listing, key=lambda entry: entry.name)
@@ -153,11 +158,13 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
         yield failure(folder, error.strerror or str(error))
         return
     globs = bool(options.exclude or options.include)
-    delivering = _delivering(entries)
+    maildir = _maildir_messages(folder, entries)
     for entry in entries:
-        if entry.name == delivering:
-            continue
         path = entry.path  # the folder's path joined with the entry's name, as os.path.join would
+        if maildir is not None and entry.name == "tmp":  # messages still being delivered, which a reader leaves alone
+            continue
+        if messages is not None and path not in messages:
+            continue  # in a Maildir's cur/ or new/, a dot file or a folder is no message
         rel = f"{relative}{entry.name}" if globs else ""
         if options.exclude and _matches(options.exclude, entry.name, rel, _is_folder(entry, options.follow)):
             continue
@@ -172,7 +179,8 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
                 key = (status.st_dev, status.st_ino)
                 if key in seen:  # a link back up the tree
                     continue
-                yield from _descend(path, rel + "/", options, seen | {key})
+                within = maildir if maildir is not None and entry.name in _MAILDIR_MESSAGES else None
+                yield from _descend(path, rel + "/", options, seen | {key}, within)
                 continue
             if is_link:
                 entry.stat(follow_symlinks=True)  # a broken link is an input that cannot be read
@@ -183,15 +191,24 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
             continue
         if options.include and not _included(options.include, entry.name, rel):
             continue
-        yield path
+        yield path if messages is None else maildir_file(path, messages[path])
 
 
-def _delivering(entries: list[os.DirEntry[str]]) -> str | None:
-    """The name of a Maildir's ``tmp`` among a folder's *entries* (the folder holds ``cur`` or ``new`` too), or None:
-    it holds messages still being delivered, which a reader leaves alone (the Maildir specification; so does
-    :func:`linkkit.mail.messages`)."""
-    names = {entry.name for entry in entries}
-    return "tmp" if "tmp" in names and ("cur" in names or "new" in names) else None
+_MAILDIR_MESSAGES = ("cur", "new")  # the folders that hold a Maildir's messages (the Maildir specification)
 
 
-__all__ = ["BINARY_SNIFF", "WalkOptions", "is_binary", "names_from", "open_list", "walk"]
+def _maildir_messages(folder: str, entries: list[os.DirEntry[str]]) -> dict[str, int] | None:
+    """When *folder* (listed as *entries*) is a Maildir (it holds a ``cur`` or ``new`` folder), the index of each of
+    its message files, as :func:`linkkit.mail.messages` numbers them; else None."""
+    if not any(entry.name in _MAILDIR_MESSAGES and _is_folder(entry, True) for entry in entries):
+        return None
+    return {path: index for index, path in enumerate(maildir_files(folder))}
+
+
+def maildir_file(path: str, index: int) -> Document:
+    """Message *index* of a Maildir, its file *path*, to be read as that message (:func:`linkkit.mail.messages`
+    reads it so when the Maildir is named): the same records whether the Maildir is named or met under ``-r``."""
+    return Document(path, FILE, path=path, position=Position(message=index))
+
+
+__all__ = ["BINARY_SNIFF", "WalkOptions", "is_binary", "maildir_file", "names_from", "open_list", "walk"]

@@ -19,10 +19,12 @@ from ..errors import InputError
 from ..io import (
     CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, temporary_prefix, too_large,
 )
-from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, messages, messages_after
+from ..mail.mailbox import (
+    MAIL_SUFFIXES, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after,
+)
 from .compressed import CORRUPT, compression, decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
-from .files import BINARY_SNIFF, WalkOptions, is_binary, walk
+from .files import BINARY_SNIFF, WalkOptions, is_binary, maildir_file, walk
 from .warc import ForwardStream
 from .warc import documents as warc_documents
 from .warc import is_gzip_warc, is_warc
@@ -89,7 +91,11 @@ def documents(
     file once), a longer one where it is processed."""
     for item in walk(names, walking):
         if isinstance(item, Document):
-            yield item
+            if item.kind == FILE:  # a Maildir's message
+                counts.files += 1
+                yield maildir_document(item)
+            else:
+                yield item
             continue
         counts.files += 1
         yield from file_documents(item, counts, encoding, whole=whole)
@@ -104,6 +110,9 @@ def listed(
     told here, so that a large container (a web archive, a mailbox) spreads over the workers as its documents."""
     for item in walk(names, walking):
         if isinstance(item, Document):
+            if item.kind == FILE:  # a Maildir's message, read where it is processed (its size shares out the work)
+                counts.files += 1
+                item = item._replace(size=_size(item.name))
             yield item
             continue
         counts.files += 1
@@ -116,6 +125,14 @@ def listed(
                 yield Document(item, FILE, path=item, size=status.st_size)
                 continue
         yield from file_documents(item, counts, encoding)
+
+
+def _size(name: str) -> int:
+    """The size of the file *name* by its stat, 0 when it cannot be asked (reading it will say why)."""
+    try:
+        return os.stat(name).st_size
+    except OSError:
+        return 0
 
 
 def file_documents(name: str, counts: Counts, encoding: str | None, *, whole: int = 0) -> Iterable[Document]:
@@ -224,9 +241,20 @@ def _head(descriptor: int) -> bytes:
 def _maildir_documents(name: str) -> Iterator[Document]:
     if not is_maildir(name):
         raise InputError(name, "Is a directory")
-    for message in messages(name):
-        yield Document(message.path or name, MAIL, message.data, position=Position(message=message.index),
-                       size=len(message.data))
+    for index, path in enumerate(maildir_files(name)):
+        yield maildir_document(maildir_file(path, index))
+
+
+def maildir_document(file: Document) -> Document:
+    """The message of a Maildir's message *file* (a :func:`linkkit.sources.files.maildir_file` document), read
+    whole as :func:`linkkit.mail.messages` reads it: the Maildir says it is a message, whatever its first bytes; a
+    failure document with its index when it cannot be read."""
+    assert file.path is not None and file.position.message is not None
+    try:
+        message = maildir_message(file.path, file.position.message)
+    except (InputError, OSError) as error:
+        return _failed(file.path, error)._replace(position=file.position)
+    return Document(file.path, MAIL, message.data, position=file.position, size=len(message.data))
 
 
 def _stdin_documents(counts: Counts, encoding: str | None) -> Iterator[Document]:

@@ -206,3 +206,51 @@ def test_extract_unique_keeps_the_first_of_each_absolute_url_within_each_message
     assert cli.main(["extract", "--unique", "-q", "-j", jobs, str(mbox), str(text)]) == 0
     assert capsys.readouterr().out.splitlines() == ["http://a.example/", "rel.html", "rel.html"] * 2 + [
         "http://t.example/"]
+
+
+# A message whose header names a single field a message has (Content-Type): by its content alone it is no message,
+# but the Maildir that holds it says it is one (its Content-Base is then the base of its link).
+TERSE = b"X-Mailer: terse\nContent-Type: text/html\nContent-Base: http://terse.example/d/\n\n<a href=x.html>x</a>\n"
+
+
+def maildir_in_a_tree(tmp_path: Path) -> Path:
+    """A folder holding a text and a Maildir (with a dot file in cur/, which is no message)."""
+    maildir = make_maildir(tmp_path / "tree")
+    (maildir / "new" / "3.c").write_bytes(TERSE)
+    (maildir / "cur" / ".uidlist").write_text("see http://not-a-message.example/\n")
+    (tmp_path / "tree" / "notes.txt").write_text("http://notes.example/\n")
+    return maildir
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("fmt", ["jsonl", "tsv"])
+def test_a_maildir_met_under_r_gives_the_records_of_the_maildir_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str, fmt: str
+) -> None:
+    # each message numbered as in the Maildir (cur/ then new/, in name order), read as a message whatever its
+    # content: under -r each file was read as a message of its own (message 0), the terse one as a text
+    maildir = maildir_in_a_tree(tmp_path)
+    assert cli.main(["extract", "-q", "-j", jobs, "--format", fmt, str(maildir)]) == 0
+    named = capsys.readouterr().out.splitlines()
+    assert cli.main(["extract", "-q", "-j", jobs, "--format", fmt, "-r", str(tmp_path / "tree")]) == 0
+    walked = capsys.readouterr().out.splitlines()
+    assert "http://notes.example/" in walked[-1]  # the text after the Maildir, by name
+    assert walked[:-1] == named
+    if fmt == "jsonl":
+        records = [json.loads(line) for line in named]
+        assert [(Path(str(r["input"])).name, r["message"]) for r in records][-2:] == [("2.b", 1), ("3.c", 2)]
+        assert records[-1]["uri"] == "http://terse.example/d/x.html"
+
+
+def test_a_maildir_met_under_r_is_rewritten_message_by_message_as_when_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    maildir = maildir_in_a_tree(tmp_path)
+    shutil.copy(CORPUS / "malformed.eml", maildir / "new" / "4.d")
+    out = tmp_path / "out"
+    argv = ["absolutize", "-q", "-r", str(tmp_path / "tree"), "--base-url", "http://site.example/", "-o", str(out)]
+    assert cli.main(argv) == 0
+    assert f"{maildir / 'new' / '4.d'}: message 3: warning: message: structure" in capsys.readouterr().err
+    mirrored = out / "Maildir"
+    assert (mirrored / "cur" / "1.a:2,S").read_bytes() == (GOLD / "nested-multipart.absolutized.eml").read_bytes()
+    assert (mirrored / "new" / "3.c").read_bytes() == TERSE.replace(b"href=x.html", b"href=http://terse.example/d/x.html")
