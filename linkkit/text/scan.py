@@ -701,7 +701,7 @@ def _in_cjk_prose(before: str, rest: str) -> bool:
 def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, scan: _ScanState) -> _Candidate:
     """The candidate at a ":" trigger (the hot loop tries :func:`_plain_uri` first)."""
     found = _scheme_start(text, colon, floor)
-    if found is None:
+    if found is None or _is_urn_namespace(text, found[0], colon):
         return None, colon + 3  # it looked at most for the "//" after the ":"
     start, name = found
     beginning = _beginning(text, start, floor, options.max_length)
@@ -728,6 +728,14 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
             return None, extent.horizon
         kind = "urn"
     return _reference(text, extent, uri, kind, _alternatives(raw, uri), scan.base), extent.horizon
+
+
+def _is_urn_namespace(text: str, start: int, colon: int) -> bool:
+    """Whether the word from *start* to the ":" at *colon* follows "urn:", which makes it a URN's NID (RFC 8141 2:
+    "urn" ":" NID ":" NSS), never a scheme of its own: "urn:example:/a" is no URN, and no "example:/a" either.  A
+    "//" after it starts no NSS (RFC 8141 2: an NSS begins with a pchar): "urn:" is then a label of prose, as in
+    "Example:http://a.example/", and the URI after it is the reference."""
+    return start >= 4 and text[start - 4 : start].lower() == "urn:" and not text.startswith("//", colon + 1)
 
 
 class _URNRun:
