@@ -6,8 +6,10 @@ import re
 
 from ..errors import ResolutionError
 from ..uri.charset import SCHEME
-from ..uri.model import split
+from ..uri.model import split, split_authority
+from ..uri.percent import percent_encode
 from ..uri.resolution import Base, resolve
+from ..uri.validation import is_valid
 
 # ------------------------------------------------------------------------------------------------ resolution
 # A valid scheme and its ":" at the start of a reference (RFC 3986 3.1). Its characters exclude ":/?#", so it
@@ -60,6 +62,26 @@ def _target(raw: str, base: Base | None) -> str:
 
 
 _IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_MAX_PORT = 2**16 - 1  # URL Standard 4.4, port state: a greater port is a failure
+
+
+def _authority_parses(target: str) -> bool:
+    """Whether the host and port of the absolute *target* are ones the URL parser accepts: an IP-literal that is
+    one, a reg-name of URI characters (RFC 3986 3.2.2; non-ASCII ones as their UTF-8 octets, as an IRI's host,
+    RFC 3987 3.1), a port of digits (3.2.3) no greater than 65535 (URL Standard 4.4). ``http://[oops/`` and
+    ``http://exa mple.com/`` fail both specifications; a userinfo or path the URL parser percent-encodes never fails.
+    """
+    authority = split(target)[1]
+    if authority is None:
+        return True
+    _, host, port = split_authority(authority)
+    if not host.isascii():
+        host = _NON_ASCII.sub(lambda run: percent_encode(run.group()), host)
+    if not is_valid(f"//{host}:{port or ''}", rule="relative-ref"):
+        return False
+    digits = port.lstrip("0") if port else ""
+    return len(digits) <= len(str(_MAX_PORT)) and int(digits or 0) <= _MAX_PORT  # int() refuses 4,300 digits
 
 
 def _base(base_href: str | None, base_url: str | None) -> str | None:
@@ -72,6 +94,8 @@ def _base(base_href: str | None, base_url: str | None) -> str | None:
     target = _target(base_href, None if base_url is None else Base(base_url))
     scheme = _scheme(target)
     # HTML "set the frozen base URL": a URL that fails to parse or whose scheme is data or javascript is ignored.
-    return base_url if scheme is None or scheme.lower() in _IGNORED_BASE_SCHEMES else target
+    if scheme is None or scheme.lower() in _IGNORED_BASE_SCHEMES or not _authority_parses(target):
+        return base_url
+    return target
 
 
