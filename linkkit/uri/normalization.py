@@ -72,10 +72,11 @@ def _normalize_authority(authority: str, scheme: str, level: Level) -> str:
     return result
 
 
-def _names_default_host(authority: str | None, path: str, default_host: str) -> bool:
-    """Whether *authority* (None when absent, then before an absolute path) names a scheme's *default_host* (RFC
-    3986 3.2.2: for "file", no authority, the empty host and "localhost" are the end-user's machine, RFC 8089 2)."""
-    return authority == default_host if authority is not None else path[:1] == "/"
+def _names_default_host(scheme: str, authority: str | None, path: str) -> bool:
+    """Whether *authority* (None when absent, then before an absolute path) names the default host of *scheme*, one
+    of ``_DEFAULT_HOST`` (RFC 3986 3.2.2: for "file", no authority, the empty host and "localhost" are the end-user's
+    machine, RFC 8089 2)."""
+    return authority == _DEFAULT_HOST[scheme] if authority is not None else path[:1] == "/"
 
 
 def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
@@ -110,15 +111,16 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
                 return urn
     if authority is not None:
         authority = _normalize_authority(authority, scheme or "", level)
-    if scheme in _DEFAULT_HOST and level == "scheme" and _names_default_host(authority, path, _DEFAULT_HOST[scheme]):
-        # RFC 3986 6.2.3: the default host is elided, and the empty authority written, not removed ("file:/x" and
-        # "file://localhost/x" are "file:///x"): 6.2.3 never removes a delimiter the scheme does not license it to.
-        authority = ""
     if "%" in path:
         path = normalize_percent_encoding(path)  # RFC 3986 6.2.2.2, before 6.2.2.3 so that "%2E" counts as "."
     if scheme is not None or authority is not None or path[:1] == "/":
         path = remove_dot_segments(path)  # RFC 3986 6.2.2.3
-        if authority is None and path[:2] == "//":
+        if scheme in _DEFAULT_HOST and level == "scheme" and _names_default_host(scheme, authority, path):
+            # RFC 3986 6.2.3: the default host is elided and the empty authority written, not removed ("file:/x" and
+            # "file://localhost/x" are "file:///x"): 6.2.3 removes no delimiter the scheme does not license it to.
+            # After 6.2.2.3, whose output says whether an authority-less path is absolute ("file:a/.." is "file:/").
+            authority = ""
+        elif authority is None and path[:2] == "//":
             # The literal 5.2.4 output would start an authority-less path with "//" and so turn its first
             # segment into an authority (RFC 3986 3.3 forbids that path); "/." keeps the meaning (as WHATWG does).
             path = "/." + path

@@ -129,7 +129,7 @@ _PCT_DOT_TEXT = st.lists(
 _URI_TEXT = (
     st.text(alphabet="hHtTpP:/?#.%2eEfF7~aA[]@", max_size=30)
     | st.builds(str.__add__, st.sampled_from(["http://", "HTTP://%41", "s:", "s:/", "/", "", "//", "urn:", "URN:AB:",
-                                              "http://[", "http://u%@"]), _PCT_DOT_TEXT)
+                                              "http://[", "http://u%@", "file:", "FILE://LocalHost"]), _PCT_DOT_TEXT)
     | st.text(max_size=20)
 )
 
@@ -149,6 +149,7 @@ _URI_TEXT = (
 @example("urn:A%62:x", "scheme")
 @example("HTTP://%41:F", "syntax")  # found at 20000 examples: the port is kept as written on every path
 @example("http://[%e2%", "syntax")  # found at 20000 examples: an IP-literal's address is normalized as a host
+@example("file:a/..", "scheme")  # 6.2.2.3 makes the path absolute ("/"), then the default host is written: "file:///"
 def test_normalize_is_idempotent(text: str, level: str) -> None:
     once = linkkit.normalize(text, level=level)  # type: ignore[arg-type]
     assert linkkit.normalize(once, level=level) == once  # type: ignore[arg-type]
