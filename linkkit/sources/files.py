@@ -10,7 +10,6 @@ import stat
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 from functools import cache
 from typing import IO
 
@@ -52,9 +51,9 @@ def _matches(globs: tuple[str, ...], name: str, relative: str, folder: bool) -> 
                 continue
             glob = glob.rstrip("/")
         if glob.startswith("/"):
-            if any(fnmatchcase(relative, form) for form in _forms(glob.lstrip("/"))):
+            if _pattern(glob.lstrip("/")).fullmatch(relative):
                 return True
-        elif any(fnmatchcase(name, form) or fnmatchcase(relative, form) for form in _forms(glob)):
+        elif (pattern := _pattern(glob)).fullmatch(name) or pattern.fullmatch(relative):
             return True
     return False
 
@@ -63,22 +62,65 @@ _BRACES = re.compile(r"\{([^{}]*)\}")  # ripgrep's (globset's) alternation, {a,b
 
 
 @cache
-def _forms(glob: str) -> tuple[str, ...]:
-    """*glob* as :func:`fnmatch.fnmatchcase` patterns: ``{a,b}`` as each of its alternatives (ripgrep's globs), and
-    each ``**/`` also as nothing, since it matches zero folders too (gitignore: "``**/foo`` matches ``foo``
-    anywhere", ``a/**/b`` matches ``a/b``; ripgrep's globs alike)."""
+def _pattern(glob: str) -> re.Pattern[str]:
+    """*glob* as a regular expression, each ``{a,b}`` as either alternative (ripgrep's globs)."""
     braces = _BRACES.search(glob)
-    if braces is not None:
-        head, tail = glob[: braces.start()], glob[braces.end() :]
-        return tuple(form for choice in braces.group(1).split(",") for form in _forms(head + choice + tail))
-    if glob.startswith("**/"):
-        at = 0
-    else:
-        at = glob.find("/**/") + 1  # "**" as a whole segment only ("a**/b" is two plain "*")
-        if at == 0:
-            return (glob,)
-    head, tail = glob[:at], glob[at + 3 :]
-    return tuple(head + middle + rest for rest in _forms(tail) for middle in ("**/", ""))
+    if braces is None:
+        return re.compile(_translated(glob))
+    head, tail = glob[: braces.start()], glob[braces.end() :]
+    return re.compile("|".join(f"(?:{_translated(head + choice + tail)})" for choice in braces.group(1).split(",")))
+
+
+def _translated(glob: str) -> str:
+    """*glob* as .gitignore reads it (and ripgrep, whose globs match a separator literally), as a regular expression:
+    ``*``, ``?`` and ``[...]`` match within one name, never ``/`` ("an asterisk matches anything except a slash");
+    ``**`` as a whole segment matches any number of folders, none too (``**/a``, ``a/**/b``; ``a/**`` all inside
+    ``a``); a ``**`` inside a name (``a**b``) is a plain ``*``."""
+    pieces: list[str] = []
+    at, end = 0, len(glob)
+    while at < end:
+        char = glob[at]
+        if char == "*":
+            stars = end - at - len(glob[at:].lstrip("*"))
+            whole = stars == 2 and (at == 0 or glob[at - 1] == "/")
+            if whole and at + 2 == end:
+                pieces.append(".*")
+            elif whole and glob[at + 2] == "/":
+                pieces.append("(?:.*/)?")
+                stars += 1
+            else:
+                pieces.append("[^/]*")
+            at += stars
+        elif char == "?":
+            pieces.append("[^/]")
+            at += 1
+        elif char == "[" and (close := _bracket_end(glob, at)) is not None:
+            pieces.append(_bracket(glob[at + 1 : close]))
+            at = close + 1
+        else:
+            pieces.append(re.escape(char))
+            at += 1
+    return "".join(pieces)
+
+
+def _bracket_end(glob: str, start: int) -> int | None:
+    """Where the bracket expression opened at *start* closes (a ``]`` first, after a ``!``, is one of its
+    characters, as fnmatch reads it), or None: a ``[`` never closed is itself."""
+    at = start + 1
+    if glob.startswith(("!", "^"), at):
+        at += 1
+    if glob.startswith("]", at):
+        at += 1
+    close = glob.find("]", at)
+    return None if close < 0 else close
+
+
+def _bracket(inside: str) -> str:
+    """A bracket expression's characters (``!`` or ``^`` first negates them; ``a-z`` ranges) as a class of one
+    character that is never ``/``."""
+    negated = inside.startswith(("!", "^"))
+    body = "".join("\\" + char if char in "\\[]^&~|" else char for char in inside[negated:])
+    return f"[^/{body}]" if negated else f"(?!/)[{body}]"
 
 
 def _included(globs: tuple[str, ...], name: str, relative: str) -> bool:

@@ -1,7 +1,8 @@
 """``--include`` and ``--exclude`` globs (linkkit.sources.files.walk), as .gitignore patterns and ripgrep's globs read
 them: a glob matches a file's or folder's name or its path under the folder named; a trailing ``/`` makes it match
-folders only, a leading ``/`` anchors it to the folder named. ``*`` matches any run of characters, ``/`` too (as
-:func:`fnmatch.fnmatchcase` reads it); ``**/`` matches zero folders too and ``{a,b}`` either alternative."""
+folders only, a leading ``/`` anchors it to the folder named. ``*``, ``?`` and ``[...]`` match within one name,
+never ``/`` (gitignore: "an asterisk matches anything except a slash"; ripgrep alike); ``**/`` matches any number
+of folders, zero too, and ``{a,b}`` either alternative."""
 
 from __future__ import annotations
 
@@ -37,7 +38,12 @@ def tree(tmp_path: Path) -> Path:
     (("deep/",), (), ["docs/deep/e.txt"]),
     (("/build/",), (), ["build/b.txt"]),
     (("/docs/build/",), (), ["docs/build/c.txt"]),
-    (("/build*",), (), ["build.txt", "build/b.txt"]),  # anchored ("*" crosses "/", as fnmatch reads it)
+    (("/build*",), (), ["build.txt", "build/b.txt"]),  # anchored: build.txt, and what lies under the folder build
+    # "*" never crosses "/": one folder deep only, and the top folder's own texts only
+    (("*/*.txt",), (), ["build/b.txt"]),
+    ((), ("/*.txt",), ["build/b.txt", "docs/build/c.txt", "docs/d.html", "docs/deep/e.txt"]),
+    (("docs/[a-c]*/*.txt",), (), ["docs/build/c.txt"]),
+    (("[!ab]*.txt",), (), ["docs/build/c.txt", "docs/deep/e.txt"]),
     (("*.txt",), ("docs/",), ["a.txt", "build.txt", "build/b.txt"]),
     # "**/" matches zero folders too (gitignore: "**/foo" is "foo" anywhere; "a/**/b" matches "a/b")
     (("**/*.txt",), (), ["a.txt", "build.txt", "build/b.txt", "docs/build/c.txt", "docs/deep/e.txt"]),
