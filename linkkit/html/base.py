@@ -64,18 +64,24 @@ def _target(raw: str, base: Base | None) -> str:
 _IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _MAX_PORT = 2**16 - 1  # URL Standard 4.4, port state: a greater port is a failure
+# The URL Standard's special schemes but file, whose URLs fail to parse with an empty host (host state); RFC 9110
+# 4.2.1 too: a recipient "MUST reject" an http URI with an empty host as invalid.
+_HOST_REQUIRED = frozenset({"ftp", "http", "https", "ws", "wss"})
 
 
 def _authority_parses(target: str) -> bool:
     """Whether the host and port of the absolute *target* are ones the URL parser accepts: an IP-literal that is
     one, a reg-name of URI characters (RFC 3986 3.2.2; non-ASCII ones as their UTF-8 octets, as an IRI's host,
-    RFC 3987 3.1), a port of digits (3.2.3) no greater than 65535 (URL Standard 4.4). ``http://[oops/`` and
-    ``http://exa mple.com/`` fail both specifications; a userinfo or path the URL parser percent-encodes never fails.
+    RFC 3987 3.1), not empty where the scheme requires a host, a port of digits (3.2.3) no greater than 65535 (URL
+    Standard 4.4). ``http://[oops/``, ``http://exa mple.com/`` and ``http://`` fail both specifications; a userinfo
+    or path the URL parser percent-encodes never fails.
     """
-    authority = split(target)[1]
+    scheme, authority = split(target)[:2]
     if authority is None:
         return True
     _, host, port = split_authority(authority)
+    if not host and scheme is not None and scheme.lower() in _HOST_REQUIRED:
+        return False
     if not host.isascii():
         host = _NON_ASCII.sub(lambda run: percent_encode(run.group()), host)
     if not is_valid(f"//{host}:{port or ''}", rule="relative-ref"):
