@@ -12,12 +12,23 @@ CSS_WHITESPACE = " \t\n\r\f"  # CSS Syntax 3, 4.2: whitespace (a piece is never 
 # CSS Syntax 3, section 4: comments and strings are skipped; url(...) (4.3.6, either form) and an @import
 # string (after whitespace and comments, which tokenizing drops: 4.3.2) are URLs. An empty url() is not: it is
 # "an invalid resource" (CSS Values 4, 4.5). An unquoted url( that the end of the text cuts off is still a url
-# token (4.3.6: EOF "returns the <url-token>"), as a quoted one is a string token (4.3.5).
+# token (4.3.6: EOF "returns the <url-token>"), and a string the end of the text leaves open still a string token
+# (4.3.5: EOF "returns the <string-token>"), so url('a.png and @import "a.css at the very end are URLs too.
 # CSS Syntax 3, 4.3.7 "consume an escaped code point": up to six hex digits and one whitespace after them, or any
 # other code point but a newline; in an unquoted url() (4.3.6 "consume a url token") that is the whole escape.
 _CSS_ESCAPED_CODE_POINT = r"\\(?:[0-9A-Fa-f]{1,6}+(?:\r\n|[\t\n\f\r ])?+|[^\n\r\f0-9A-Fa-f])"
-_CSS_STRING_DQ = r'"(?:[^"\\\n\r\f]|\\[\s\S])*+"'
-_CSS_STRING_SQ = r"'(?:[^'\\\n\r\f]|\\[\s\S])*+'"
+
+
+def _css_string(quote: str, close: str) -> str:
+    """A regex for a CSS string in *quote* (4.3.5: escapes inside, no newline) that *close* (a regex) ends."""
+    return quote + r"(?:[^" + quote + r"\\\n\r\f]|\\[\s\S])*+" + close
+
+
+_CSS_STRING_DQ = _css_string('"', '"')
+_CSS_STRING_SQ = _css_string("'", "'")
+_CSS_STRING = re.compile(f"{_CSS_STRING_DQ}|{_CSS_STRING_SQ}")
+# A string that is a URL: closed by its quote, or left open by the end of the text.
+_CSS_URL_STRING = _css_string('"', r'(?:"|\Z)') + "|" + _css_string("'", r"(?:'|\Z)")
 
 
 def _css_name(name: str) -> str:
@@ -36,8 +47,8 @@ def _css_name(name: str) -> str:
 # the lookbehind is tried (the reading of style text about 20% faster).
 _CSS_TOKENS = re.compile(
     r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
-    rf"|@{_css_name('import')}(?:{WS}|/\*(?:[^*]|\*(?!/))*+\*/)*+(?P<import>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
-    rf"|(?=[Uu\\])(?<![-\w\\\u0080-\U0010ffff]){_css_name('url')}\({WS}*+(?:(?P<quoted>{_CSS_STRING_DQ}|{_CSS_STRING_SQ})"
+    rf"|@{_css_name('import')}(?:{WS}|/\*(?:[^*]|\*(?!/))*+\*/)*+(?P<import>{_CSS_URL_STRING})"
+    rf"|(?=[Uu\\])(?<![-\w\\\u0080-\U0010ffff]){_css_name('url')}\({WS}*+(?:(?P<quoted>{_CSS_URL_STRING})"
     rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++)"
     rf"{WS}*+(?:\)|\Z))"
     rf"|{_CSS_STRING_DQ}|{_CSS_STRING_SQ}|[\"'][^\n\r\f]*+"
@@ -69,7 +80,9 @@ def read_css(value: str) -> Iterator[tuple[int, int, str, str | None]]:
             yield start, end, _css_unescape(value[start:end]), ")"
             continue
         quote = value[start]
-        start, end = start + 1, end - 1
+        start += 1
+        if end < len(value) or _CSS_STRING.fullmatch(value, start - 1, end):  # closed: its quote is no part of it
+            end -= 1
         inner = value[start:end]
         start += len(inner) - len(inner.lstrip(ASCII_WHITESPACE))
         end = max(start, start + len(inner.strip(ASCII_WHITESPACE)))
