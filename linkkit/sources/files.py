@@ -116,11 +116,27 @@ def _bracket_end(glob: str, start: int) -> int | None:
 
 
 def _bracket(inside: str) -> str:
-    """A bracket expression's characters (``!`` or ``^`` first negates them; ``a-z`` ranges) as a class of one
-    character that is never ``/``."""
+    """A bracket expression's characters (``!`` or ``^`` first negates them; ``a-z`` ranges, one written backwards
+    holding none, as fnmatch reads it) as a class of one character that is never ``/``; every character escaped in
+    the class, so that no glob is a pattern error."""
     negated = inside.startswith(("!", "^"))
-    body = "".join("\\" + char if char in "\\[]^&~|" else char for char in inside[negated:])
-    return f"[^/{body}]" if negated else f"(?!/)[{body}]"
+    chars, members, at = inside[negated:], [], 0
+    while at < len(chars):
+        if at + 2 < len(chars) and chars[at + 1] == "-":
+            if chars[at] <= chars[at + 2]:
+                members.append(f"{_in_class(chars[at])}-{_in_class(chars[at + 2])}")
+            at += 3
+        else:
+            members.append(_in_class(chars[at]))
+            at += 1
+    if negated:
+        return f"[^/{''.join(members)}]"
+    return f"(?!/)[{''.join(members)}]" if members else "(?!)"
+
+
+def _in_class(char: str) -> str:
+    """*char* written inside a regular expression's character class: escaped when it could mean more there."""
+    return "\\" + char if char in "\\[]^-&~|" else char
 
 
 def _included(globs: tuple[str, ...], name: str, relative: str) -> bool:

@@ -44,6 +44,9 @@ def tree(tmp_path: Path) -> Path:
     ((), ("/*.txt",), ["build/b.txt", "docs/build/c.txt", "docs/d.html", "docs/deep/e.txt"]),
     (("docs/[a-c]*/*.txt",), (), ["docs/build/c.txt"]),
     (("[!ab]*.txt",), (), ["docs/build/c.txt", "docs/deep/e.txt"]),
+    # a range written backwards holds nothing, as fnmatch reads it; "&&" is two characters (no glob is an error)
+    (("[z-a]*", "[!z-a].txt"), (), ["a.txt", "build/b.txt", "docs/build/c.txt", "docs/deep/e.txt"]),
+    ((), ("[&&b]*",), ["a.txt", "docs/d.html", "docs/deep/e.txt"]),
     (("*.txt",), ("docs/",), ["a.txt", "build.txt", "build/b.txt"]),
     # "**/" matches zero folders too (gitignore: "**/foo" is "foo" anywhere; "a/**/b" matches "a/b")
     (("**/*.txt",), (), ["a.txt", "build.txt", "build/b.txt", "docs/build/c.txt", "docs/deep/e.txt"]),
