@@ -64,9 +64,11 @@ def _target(raw: str, base: Base | None) -> str:
 _IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _MAX_PORT = 2**16 - 1  # URL Standard 4.4, port state: a greater port is a failure
-# The URL Standard's special schemes but file, whose URLs fail to parse with an empty host (host state); RFC 9110
-# 4.2.1 too: a recipient "MUST reject" an http URI with an empty host as invalid.
-_HOST_REQUIRED = frozenset({"ftp", "http", "https", "ws", "wss"})
+# The URL Standard's special schemes: their hosts are domains or IPv4 addresses (host parser, 3.5), and all but file
+# fail to parse with an empty host (host state); RFC 9110 4.2.1 too: a recipient "MUST reject" an http URI with an
+# empty host as invalid.
+_SPECIAL = frozenset({"file", "ftp", "http", "https", "ws", "wss"})
+_HOST_REQUIRED = _SPECIAL - {"file"}
 
 
 def _authority_parses(target: str) -> bool:
@@ -79,15 +81,27 @@ def _authority_parses(target: str) -> bool:
     scheme, authority = split(target)[:2]
     if authority is None:
         return True
+    scheme = (scheme or "").lower()
     _, host, port = split_authority(authority)
-    if not host and scheme is not None and scheme.lower() in _HOST_REQUIRED:
+    if not host and scheme in _HOST_REQUIRED:
         return False
-    if not host.isascii():
-        host = _NON_ASCII.sub(lambda run: percent_encode(run.group()), host)
-    if not is_valid(f"//{host}:{port or ''}", rule="relative-ref"):
+    uri_host = host if host.isascii() else _NON_ASCII.sub(lambda run: percent_encode(run.group()), host)
+    if not is_valid(f"//{uri_host}:{port or ''}", rule="relative-ref"):
+        return False
+    if scheme in _SPECIAL and not host.startswith("[") and not _domain_parses(host):
         return False
     digits = port.lstrip("0") if port else ""
     return len(digits) <= len(str(_MAX_PORT)) and int(digits or 0) <= _MAX_PORT  # int() refuses 4,300 digits
+
+
+def _domain_parses(host: str) -> bool:
+    """Whether the URL Standard's host parser (3.5) accepts *host*, a special URL's reg-name: percent-decoded and
+    mapped (UTS 46), it ends in a number only when it is an IPv4 address (``http://1.2.3.256/`` and
+    ``http://example.123/`` fail), read by :mod:`linkkit.security.ipv4` (loaded with the first such host)."""
+    from ..security.ipv4 import ends_in_number, whatwg_host, whatwg_ipv4
+
+    domain = whatwg_host(host)
+    return domain is not None and (not ends_in_number(domain) or whatwg_ipv4(domain) is not None)
 
 
 def _base(base_href: str | None, base_url: str | None) -> str | None:
