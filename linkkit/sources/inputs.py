@@ -170,12 +170,12 @@ def _file_documents(name: str, counts: Counts, encoding: str | None, whole: int)
         return _stdin_documents(counts, encoding)
     descriptor = _opened(name)
     if descriptor is None:
-        return _maildir_documents(name)
+        return _maildir_documents(name, counts)
     try:
         head = _head(descriptor)
     except IsADirectoryError:  # a folder, told by opening and reading it: no stat first
         os.close(descriptor)
-        return _maildir_documents(name)
+        return _maildir_documents(name, counts)
     except BaseException:
         os.close(descriptor)
         raise
@@ -238,10 +238,14 @@ def _head(descriptor: int) -> bytes:
     return head
 
 
-def _maildir_documents(name: str) -> Iterator[Document]:
+def _maildir_documents(name: str, counts: Counts) -> Iterator[Document]:
+    """The messages of the Maildir *name*, named as an input (and counted as one file): each of its message files
+    is counted instead, as when the Maildir is met under ``-r``."""
     if not is_maildir(name):
         raise InputError(name, "Is a directory")
+    counts.files -= 1
     for index, path in enumerate(maildir_files(name)):
+        counts.files += 1
         yield maildir_document(maildir_file(path, index))
 
 

@@ -254,3 +254,18 @@ def test_a_maildir_met_under_r_is_rewritten_message_by_message_as_when_named(
     mirrored = out / "Maildir"
     assert (mirrored / "cur" / "1.a:2,S").read_bytes() == (GOLD / "nested-multipart.absolutized.eml").read_bytes()
     assert (mirrored / "new" / "3.c").read_bytes() == TERSE.replace(b"href=x.html", b"href=http://terse.example/d/x.html")
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_maildir_named_counts_its_message_files_as_under_r(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    # the summary's files are the message files read, whether the Maildir is named or met under -r (it said 1)
+    maildir = maildir_in_a_tree(tmp_path)
+    names = tmp_path / "names"
+    names.write_text(f"{maildir}\n")
+    summaries = []
+    for argv in (["--files-from", str(names)], ["-r", str(maildir)]):
+        assert cli.main(["extract", "-j", jobs, *argv]) == 0
+        summaries.append(capsys.readouterr().err.split(" in ")[0])
+    assert summaries == ["linkkit: 3 file(s), 3 record(s), 12 link(s), 0.0 MB"] * 2
