@@ -269,3 +269,22 @@ def test_a_maildir_named_counts_its_message_files_as_under_r(
         assert cli.main(["extract", "-j", jobs, *argv]) == 0
         summaries.append(capsys.readouterr().err.split(" in ")[0])
     assert summaries == ["linkkit: 3 file(s), 3 record(s), 12 link(s), 0.0 MB"] * 2
+
+
+@pytest.mark.parametrize("recursive", [False, True])
+def test_a_maildir_message_that_cannot_be_read_is_an_error_record_and_the_next_ones_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, recursive: bool
+) -> None:
+    # each message file is a document of its own: one larger than a message may be is an error record with its
+    # index, in its place, and the messages after it still give their links (reading the Maildir stopped there)
+    monkeypatch.setattr("linkkit.io.HELD_LIMIT", 1000)
+    monkeypatch.setattr("linkkit.mail.mailbox.HELD_LIMIT", 1000)
+    maildir = maildir_in_a_tree(tmp_path)
+    (maildir / "cur" / "1.a:2,S").write_bytes(b"Subject: big\n\n" + b"x" * 1000)
+    argv = ["-r", str(tmp_path / "tree")] if recursive else [str(maildir)]
+    assert cli.main(["extract", "-q", "-j", "1", "--format", "jsonl", *argv]) == 1
+    records = jsonl(capsys)[: -1 if recursive else None]  # notes.txt last
+    assert [(Path(str(r["input"])).name, r["message"], r["kind"]) for r in records[:1]] == [("1.a:2,S", 0, "error")]
+    assert "message 0 at offset 0: a message larger than 1000 bytes" in str(records[0]["error"])
+    assert [(r["message"], r["uri"]) for r in records[1:]] == [
+        *[(1, g["uri"]) for g in gold("content-base.eml", headers=False)], (2, "http://terse.example/d/x.html")]
