@@ -256,9 +256,11 @@ _MAILDIR_MESSAGES = ("cur", "new")  # the folders that hold a Maildir's messages
 
 
 def _maildir_messages(folder: str, entries: list[os.DirEntry[str]]) -> dict[str, int] | None:
-    """When *folder* (listed as *entries*) is a Maildir (it holds a ``cur`` or ``new`` folder), the index of each of
-    its message files, as :func:`linkkit.mail.messages` numbers them; else None."""
-    if not any(entry.name in _MAILDIR_MESSAGES and _is_folder(entry, True) for entry in entries):
+    """When *folder* (listed as *entries*) is a Maildir, the index of each of its message files, as
+    :func:`linkkit.mail.messages` numbers them; else None. A folder met under ``-r`` is one when it holds a ``cur/``
+    folder, as mutt and Dovecot tell one: a site or a project may hold a ``new/`` or ``tmp/`` folder, whose files
+    are no messages."""
+    if not any(entry.name == "cur" and _is_folder(entry, True) for entry in entries):
         return None
     return {path: index for index, path in enumerate(maildir_files(folder))}
 

@@ -19,9 +19,7 @@ from ..errors import InputError
 from ..io import (
     CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, temporary_prefix, too_large,
 )
-from ..mail.mailbox import (
-    MAIL_SUFFIXES, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after,
-)
+from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after
 from .compressed import CORRUPT, compression, decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, maildir_file, walk

@@ -391,3 +391,13 @@ def test_a_document_and_its_position_travel_to_a_worker_whole() -> None:
 def test_a_folder_named_without_r_is_a_maildir_or_an_error(tmp_path: Path) -> None:
     found = list(documents([str(tmp_path)], WalkOptions(), Counts()))
     assert [(document.kind, document.error) for document in found] == [("error", "Is a directory")]
+
+
+def test_a_site_with_new_and_tmp_folders_is_no_maildir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # under -r a Maildir is a folder holding cur/ (as mutt and Dovecot tell one): a page in a site's new/ folder is
+    # a page, not a message, and its tmp/ folder is read (it was passed over as a Maildir's)
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "index.html").write_text('<a href="http://page.example/">page</a>\n')
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "tmp" / "notes.txt").write_text("http://notes.example/\n")
+    assert run(capsys, "-r", str(tmp_path))[0] == ["http://page.example/", "http://notes.example/"]
