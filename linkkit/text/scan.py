@@ -354,9 +354,10 @@ _NOT_ENCLOSED: tuple[str, Delimiter] = ("", "bare")  # no opener: no closers
 def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
     """Name the delimiter of a bare reference: the opener just before it and its closer just after it."""
     if start > 1 and text.startswith("](", start - 2):
-        # [text](url) or [text](url "title"): CommonMark 6.3's inline link destination.
-        outer_end = end + 1 if text.startswith(")", end) else end
-        return _Extent(start, end, start - 1, outer_end, "markdown", max(horizon, end + 1))
+        # [text](url) or [text](url "title"): CommonMark 6.3's inline link destination, its ")" past the prose
+        # punctuation trimmed from a reference that is not all of it (rule 1: the delimiters still delimit it).
+        at = end if text.startswith(")", end) else _closer_after(text, end, ")")
+        return _Extent(start, end, start - 1, end if at < 0 else at + 1, "markdown", max(horizon, end + 1, at + 1))
     if start > 0 and end < len(text):
         closers, delimiter = ENCLOSERS.get(text[start - 1], _NOT_ENCLOSED)
         at = -1 if not closers else end if text[end] in closers else _closer_after(text, end, closers)
@@ -373,6 +374,20 @@ def _closer_after(text: str, end: int, closers: str) -> int:
     while at < len(text) and text[at] not in closers and _trimmed_mark(text[at]):
         at += 1
     return at if at < len(text) and text[at] in closers else -1
+
+
+def _markdown_destination(text: str, extent: _Extent) -> _Extent:
+    """The reference that is a Markdown link's destination runs to the ")" that closes it (CommonMark 6.3: the
+    destination is all up to that ")"), so the prose punctuation that rule 5 trims from a bare reference stays when
+    only it stands before that ")": "[D.C.](https://en.wikipedia.org/wiki/Washington,_D.C.)"."""
+    if extent.delimiter != "markdown" or extent.truncated:
+        return extent
+    end = extent.end
+    while end < len(text) and text[end] in PROSE_PUNCTUATION:
+        end += 1  # the walk's own run, which ended there: linear
+    if end == extent.end or not text.startswith(")", end):
+        return extent
+    return extent._replace(end=end, outer_end=end + 1, horizon=max(extent.horizon, end + 1))
 
 
 def _trimmed_mark(char: str) -> bool:
@@ -557,6 +572,9 @@ def _plain_uri(
         return None  # perhaps <...> or <URL:...> (_extent)
     if ":" in text[start - 2 if start > 1 else 0 : start]:
         return None  # perhaps URL:... (_delimited)
+    markdown = start > 1 and text.startswith("](", start - 2)
+    if markdown and run_end > end and text.startswith(")", run_end):
+        end = run_end  # _markdown_destination: the trimmed punctuation stands right before the link's ")"
     horizon = run_end + _BARE_REACH
     # _usable, its common case first: "//" and an authority that begins with a character of its own
     if not (
@@ -567,7 +585,7 @@ def _plain_uri(
     # _enclosed
     outer_start, outer_end = start, end
     delimiter: Delimiter = "bare"
-    if start > 1 and text.startswith("](", start - 2):
+    if markdown:
         outer_start, delimiter = start - 1, "markdown"
         if text.startswith(")", end):
             outer_end = end + 1
@@ -714,6 +732,8 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
     if long_urn and _URNRun.fits(text, extent):
         scan.last = _URNRun(text, extent)
         return scan.last.judge(text, start, floor, scan.base)
+    if name != "urn":  # a URN ends by RFC 8141's syntax, as its kept run (_URNRun) does
+        extent = _markdown_destination(text, extent)
     raw = text[extent.start : extent.end]
     uri = _cleaned(raw)
     if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):

@@ -45,6 +45,7 @@ class Expected:
     kind: str = "uri"
     delimiter: str | None = None
     alternatives: tuple[str, ...] = ()
+    outer: tuple[int, ...] | None = None  # .outer_span(), checked only when given
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ def _case(line: str, options: dict[str, bool]) -> Case:
             key, _, value = pair.partition("=")
             if key == "alt":
                 alternatives.append(_unescape(value))
+            elif key == "outer":
+                values["outer"] = tuple(int(offset) for offset in value.split(","))
             else:
                 values[key] = _unescape(value)
         expected.append(Expected(span, alternatives=tuple(alternatives), **values))  # type: ignore[arg-type]
@@ -100,6 +103,8 @@ def check(case: Case) -> None:
         assert ref.alternatives == expected.alternatives, case.line
         if expected.delimiter is not None:
             assert ref.delimiter == expected.delimiter, case.line
+        if expected.outer is not None:
+            assert ref.outer_span() == expected.outer, case.line
         assert case.text[ref.start() : ref.end()] == ref.raw
 
 
