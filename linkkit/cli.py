@@ -343,7 +343,7 @@ def add_extract(commands: Subcommands) -> None:
         "extract", help="print the URI references found in text, HTML, e-mail and web archives"
     )
     _add_input_options(parser, "inputs: files, folders (-r), compressed files, mailboxes, WARC files (standard "
-                       "input when none, or -)")
+                       "input when none, or -; with -r the working directory when none)")
     _add_scanner_options(parser)
     parser.add_argument("--format", choices=(*FORMATS, *ALIASES), default="plain",
                         help="one URI per line (plain; 'text' is its old name), JSON lines, TSV or CSV")
@@ -374,6 +374,8 @@ def add_extract(commands: Subcommands) -> None:
 
 
 def _check_extract(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    if args.recursive and not args.files and args.files_from is None:
+        args.files = ["."]  # -r and no FILE: the working directory, as grep -r and ripgrep read it
     _check_base(args, parser)
     _check_batch(args, parser)
     _check_output_is_no_input(args, parser)

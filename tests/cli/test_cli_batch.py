@@ -482,3 +482,20 @@ def test_a_pipe_named_as_a_file_is_read_once_as_standard_input_is(
     expected, _ = main(capsys, "extract", "--format", "jsonl", "-q", "-j", jobs, "-")
     ours = [{**json.loads(line), "input": None} for line in piped.splitlines()]
     assert ours and ours == [{**json.loads(line), "input": None} for line in expected.splitlines()]
+
+
+def test_r_with_no_file_reads_the_working_directory_as_grep_r_does(
+    texts: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # GNU grep: "if no file operand is given, grep -r searches the working directory"; standard input was read
+    monkeypatch.chdir(texts)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"http://stdin.example/\n"), encoding="utf-8"))
+    out, _ = main(capsys, "extract", "-r", "-q", "--format", "jsonl")
+    assert [(record["input"], record["uri"]) for record in map(json.loads, out.splitlines())] == [
+        (os.path.join(".", "a.txt"), "http://a.example/x"), (os.path.join(".", "a.txt"), "http://b.example/q,uote"),
+        (os.path.join(".", "b.txt"), "http://a.example/x"), (os.path.join(".", "b.txt"), "http://c.example/")]
+    with pytest.raises(SystemExit) as stop:  # a usage error: the output would be read as input
+        cli.main(["extract", "-r", "-o", "links.txt"])
+    assert stop.value.code == 2 and "-o links.txt is inside ., which -r reads" in capsys.readouterr().err
+    out, _ = main(capsys, "extract", "-q")  # without -r, standard input as ever
+    assert out == "http://stdin.example/\n"
