@@ -575,13 +575,13 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
             if isinstance(item, Document) and item.kind != FILE:  # a failure, or a link a mirror holds
                 yield item
                 continue
+            file = Document(item, FILE, path=item) if isinstance(item, str) else item  # a Maildir's: its index kept
             counts.files += 1
             try:
-                size = os.path.getsize(item if isinstance(item, str) else item.name)
+                size = os.path.getsize(file.name)
             except OSError:
                 size = 0
-            # a Maildir's message file keeps its index (maildir_file)
-            yield Document(item, FILE, path=item, size=size) if isinstance(item, str) else item._replace(size=size)
+            yield file._replace(size=size)
 
     try:
         failed = _write_outcomes(_mapped(args, partial(rewrite_files, options=options), files()), None, progress, False)
