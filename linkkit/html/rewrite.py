@@ -18,7 +18,7 @@ from .css import _css_escape, css_escape_chars, css_escape_unencodable
 from .decoding import _decoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link, read_refresh
-from .tokenizer import _SURROGATES, _decode, _Found, _scan
+from .tokenizer import CDATA_TEXT, FOREIGN_TEXT, RAW_TEXT, STYLE_TEXTS, _SURROGATES, _decode, _Found, _scan
 from .visible import TEXT, text_found
 
 Document = TypeVar("Document", str, bytes)
@@ -220,6 +220,7 @@ def _held_after(before: str, value: str) -> str:
     return f"%{ord(value[0]):02X}{value[1:]}"
 
 
+QUOTES_AND_STYLE_TEXTS = "\"'" + STYLE_TEXTS  # the places written as they are, not unquoted values
 _ENDS_UNQUOTED = ASCII_WHITESPACE + ">"  # what ends an unquoted attribute value (13.2.5.38)
 
 
@@ -232,9 +233,15 @@ def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
     """*value* escaped for its place (only what the place needs) and how to write what its encoding lacks."""
     if css is not None:
         value = _css_escape(value, css)
-    if quote == "<":
+    if quote == RAW_TEXT:
         if "</" in value:  # "</style" would end the element: "<" as a CSS escape
             value = css_escape_chars(value, "<")
+        return value, CSS_ESCAPES
+    if quote == FOREIGN_TEXT:  # text: "<" would start a tag and "&" a character reference
+        return value.replace("&", "&amp;").replace("<", "&lt;"), CSS_ESCAPES
+    if quote == CDATA_TEXT:
+        if "]]>" in value:  # it would end the CDATA section: ">" as a CSS escape
+            value = css_escape_chars(value, ">")
         return value, CSS_ESCAPES
     value = value.replace("&", "&amp;").replace("\r", "&#13;")  # a literal CR would be read as LF (13.2.3.5)
     if quote == '"':
@@ -317,7 +324,7 @@ def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]
         if f.kind == TEXT:  # text: "&" and "<" would start markup or a reference, ">" is escaped for symmetry
             text = new.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             edits.append((f.span[0], f.span[1], text, "xmlcharrefreplace"))
-        elif quote and quote in "\"'<":
+        elif quote and quote in QUOTES_AND_STYLE_TEXTS:
             text, errors = _written(new, f.css, quote)
             edits.append((f.span[0], f.span[1], text, errors))
         else:

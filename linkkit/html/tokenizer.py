@@ -146,12 +146,19 @@ def _caseless(words: list[str]) -> str:
     return "(?=" + "".join(classes) + ")(?:" + "|".join(alternatives) + ")"
 
 
+# The "quote" of CSS in the text of a <style>: raw text (13.2.5.3), which only its end tag ends; the text of an SVG
+# or MathML <style>, where "<" starts a tag and "&" a character reference (13.2.6.5: no raw text in foreign
+# content); a CDATA section in it, which only "]]>" ends (13.2.5.69).
+RAW_TEXT, FOREIGN_TEXT, CDATA_TEXT = "<", "&", "]"
+STYLE_TEXTS = RAW_TEXT + FOREIGN_TEXT + CDATA_TEXT
+
+
 class _Found(NamedTuple):
     """A URL as the scan finds it (view offsets), with what rewriting needs to know of its place.
 
     start and end delimit the enclosing value; quote is '"', "'", "" (unquoted), None (an attribute without a
-    value) or "<" (the text of a <style>); css is None outside CSS, else the quote of the CSS string holding
-    the URL or ")" inside an unquoted url().
+    value) or one of STYLE_TEXTS (the text of a <style>); css is None outside CSS, else the quote of the CSS
+    string holding the URL or ")" inside an unquoted url().
     """
 
     tag: str
@@ -173,32 +180,44 @@ _C1_REPLACEMENTS = {
 }
 
 
-def _character_reference(match: re.Match[str], follower: str) -> str | None:
-    """The text a character reference in an attribute value stands for, or None when it is literal text.
+def _character_reference(match: re.Match[str], follower: str, in_text: bool) -> tuple[str, int] | None:
+    """The text a character reference stands for and where it ends, or None when it is literal text.
 
     13.2.5.73: in an attribute, a named reference without ";" followed by "=" or an alphanumeric stays as
     written (``?a=1&copy=2`` keeps ``&copy``); the regex takes the whole alphanumeric run, so only "=" is left.
+    In text (*in_text*) the longest name of the table that begins the run is the reference, with or without its
+    ";" (``&copyx`` is ``©x``, ``&notin`` is ``¬in``), and whatever follows it.
     """
     hexadecimal, decimal, name = match.groups()
     if name is not None:
-        if name not in NAMED_CHARACTER_REFERENCES or (name[-1] != ";" and follower == "="):
+        if name in NAMED_CHARACTER_REFERENCES and (in_text or name[-1] == ";" or follower != "="):
+            return NAMED_CHARACTER_REFERENCES[name], match.end()
+        if not in_text:
             return None
-        return NAMED_CHARACTER_REFERENCES[name]
+        # the names without ";" in the table are the legacy ones, at most 6 letters long
+        for length in range(min(len(name), 7) - 1, 1, -1):
+            if name[:length] in NAMED_CHARACTER_REFERENCES:
+                return NAMED_CHARACTER_REFERENCES[name[:length]], match.start() + 1 + length
+        return None
     number = int(hexadecimal, 16) if hexadecimal is not None else int(decimal)
     if number == 0 or number > 0x10FFFF or 0xD800 <= number <= 0xDFFF:
-        return "\ufffd"
-    return _C1_REPLACEMENTS.get(number) or chr(number)
+        return "\ufffd", match.end()
+    return _C1_REPLACEMENTS.get(number) or chr(number), match.end()
 
 
 # Lone surrogates a codec may yield (``\\udc80`` in raw_unicode_escape): not text, read as U+FFFD.
 _SURROGATES = re.compile("[\ud800-\udfff]")
 
 
-def _decode(view: str, start: int, end: int, codec: str | None, references: bool) -> tuple[str, list[int] | None]:
+def _decode(
+    view: str, start: int, end: int, codec: str | None, references: bool, *, in_text: bool = False
+) -> tuple[str, list[int] | None]:
     """The text of ``view[start:end]`` as the parser yields it, with the input offset of each character.
 
     *codec* is the document's encoding when *view* holds bytes (one character per byte); undecodable bytes
-    become U+FFFD. The offsets are None when they are ``start + i``, else a list one longer than the text.
+    become U+FFFD. Character references are decoded with *references*, as in an attribute value, or as in text
+    with *in_text* too (see :func:`_character_reference`). The offsets are None when they are ``start + i``, else
+    a list one longer than the text.
     """
     source = view[start:end]
     transcode = codec is not None and not source.isascii()
@@ -224,13 +243,14 @@ def _decode(view: str, start: int, end: int, codec: str | None, references: bool
 
     if references:
         for match in _CHARACTER_REFERENCE.finditer(view, start, end):
-            text = _character_reference(match, view[match.end() : match.end() + 1] if match.end() < end else "")
-            if text is None:
+            follower = view[match.end() : match.end() + 1] if match.end() < end else ""
+            reference = _character_reference(match, follower, in_text)
+            if reference is None:
                 continue
             literal(match.start())
+            text, position = reference
             parts.append(text)
             offsets.extend([match.start()] * len(text))
-            position = match.end()
     literal(end)
     offsets.append(end)
     text = "".join(parts).replace("\0", "\ufffd")
@@ -407,11 +427,12 @@ def _scan(view: str, codec: str | None) -> _Scan:
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
             found.append(_Found(tag, name, raw, span, start, end, quote, css, kind))
 
-    def collect_style_text(tag: str, start: int, end: int) -> None:
-        text, offsets = _decode(view, start, end, codec, False)
+    def collect_style_text(tag: str, start: int, end: int, quote: str = RAW_TEXT) -> None:
+        in_text = quote == FOREIGN_TEXT
+        text, offsets = _decode(view, start, end, codec, in_text, in_text=in_text)
         for a, b, raw, css in read_css(text):
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
-            found.append(_Found(tag, None, raw, span, start, end, "<", css, CSS))
+            found.append(_Found(tag, None, raw, span, start, end, quote, css, CSS))
 
     while True:
         # In HTML content, only the markup that matters reaches Python (a step always matches).
@@ -472,10 +493,11 @@ def _scan(view: str, codec: str | None) -> _Scan:
                     elif tag == "style":  # an SVG <style> is not raw text, but its text (or CDATA) is still CSS
                         text_end = view.find("<", position)
                         text_end = len(view) if text_end == -1 else text_end
-                        collect_style_text(tag, position, text_end)
+                        collect_style_text(tag, position, text_end, FOREIGN_TEXT)
                         if view.startswith("<![CDATA[", text_end):
                             cdata_end = view.find("]]>", text_end)
-                            collect_style_text(tag, text_end + 9, len(view) if cdata_end == -1 else cdata_end)
+                            collect_style_text(tag, text_end + 9, len(view) if cdata_end == -1 else cdata_end,
+                                               CDATA_TEXT)
                             position = len(view) if cdata_end == -1 else cdata_end + 3
                 continue
             if tag == "image":  # 13.2.6.4.7: "Change the token's tag name to img"

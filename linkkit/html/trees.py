@@ -10,7 +10,7 @@ from .base import _base, _target
 from .css import _css_escape
 from .places import ASCII_WHITESPACE, CSS, FOREIGN_PLACES, GLOBAL_PLACES, PLACES, REFRESH, Link
 from .rewrite import _held, _held_after, _written
-from .tokenizer import _INTEGRATION_POINTS, READERS
+from .tokenizer import _INTEGRATION_POINTS, RAW_TEXT, READERS
 
 # ------------------------------------------------------------------------------------- trees others have built
 _NAMESPACES = {"http://www.w3.org/1999/xhtml": "html", "http://www.w3.org/2000/svg": "svg",
@@ -55,7 +55,7 @@ def _replaced(text: str, kind: str, make: Callable[[str, tuple[int, int]], Link]
             if kind == REFRESH:
                 new = _held_after(text[:start], new)
             if style_text:
-                new = _written(new, css, "<")[0]
+                new = _written(new, css, RAW_TEXT)[0]
             elif css is not None:
                 new = _css_escape(new, css)
             pieces += [text[position:start], new]

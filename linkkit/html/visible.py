@@ -83,7 +83,7 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
     runs: list[tuple[int, int, int, list[int] | None]] = []  # scanned offset, view start, view end, offsets
     scanned = 0
     for start, end, references in visible_runs(view, anchors=anchors):
-        text, offsets = _decode(view, start, end, codec, references)
+        text, offsets = _decode(view, start, end, codec, references, in_text=True)
         runs.append((scanned, start, end, offsets))
         pieces.append(text)
         pieces.append(_SEPARATOR)
