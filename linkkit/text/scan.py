@@ -572,9 +572,6 @@ def _plain_uri(
         return None  # perhaps <...> or <URL:...> (_extent)
     if ":" in text[start - 2 if start > 1 else 0 : start]:
         return None  # perhaps URL:... (_delimited)
-    markdown = start > 1 and text.startswith("](", start - 2)
-    if markdown and run_end > end and text.startswith(")", run_end):
-        end = run_end  # _markdown_destination: the trimmed punctuation stands right before the link's ")"
     horizon = run_end + _BARE_REACH
     # _usable, its common case first: "//" and an authority that begins with a character of its own
     if not (
@@ -585,8 +582,10 @@ def _plain_uri(
     # _enclosed
     outer_start, outer_end = start, end
     delimiter: Delimiter = "bare"
-    if markdown:
+    if start > 1 and text.startswith("](", start - 2):
         outer_start, delimiter = start - 1, "markdown"
+        if run_end > end and text.startswith(")", run_end):
+            end = run_end  # _markdown_destination: only the trimmed punctuation stands before the link's ")"
         if text.startswith(")", end):
             outer_end = end + 1
     elif start > 0 and end < size:
@@ -732,12 +731,14 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
     if long_urn and _URNRun.fits(text, extent):
         scan.last = _URNRun(text, extent)
         return scan.last.judge(text, start, floor, scan.base)
-    if name != "urn":  # a URN ends by RFC 8141's syntax, as its kept run (_URNRun) does
-        extent = _markdown_destination(text, extent)
     raw = text[extent.start : extent.end]
     uri = _cleaned(raw)
     if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):
-        return None, extent.horizon
+        return None, extent.horizon  # judged without the punctuation: "[docs](https://...)" names nothing
+    destination = _markdown_destination(text, extent) if name != "urn" else extent  # a URN: as its kept run
+    if destination is not extent:
+        extent, raw = destination, text[destination.start : destination.end]
+        uri = _cleaned(raw)
     kind: Kind = "uri"
     if name == "urn":
         from ..uri.urn import is_urn  # RFC 8141's parser, loaded by the first "urn:" candidate
