@@ -755,8 +755,12 @@ def _is_urn_namespace(text: str, start: int, colon: int) -> bool:
     """Whether the word from *start* to the ":" at *colon* follows "urn:", which makes it a URN's NID (RFC 8141 2:
     "urn" ":" NID ":" NSS), never a scheme of its own: "urn:example:/a" is no URN, and no "example:/a" either.  A
     "//" after it starts no NSS (RFC 8141 2: an NSS begins with a pchar): "urn:" is then a label of prose, as in
-    "Example:http://a.example/", and the URI after it is the reference."""
-    return start >= 4 and text[start - 4 : start].lower() == "urn:" and not text.startswith("//", colon + 1)
+    "Example:http://a.example/", and the URI after it is the reference.  Nor is "urn" an NID (RFC 2141 2 reserves
+    it): "urn:urn:isbn:0451450523" holds the URN that the second "urn:" starts."""
+    return (
+        start >= 4 and text[start - 4 : start].lower() == "urn:" and not text.startswith("//", colon + 1)
+        and text[start:colon].lower() != "urn"
+    )
 
 
 class _URNRun:
