@@ -5,6 +5,8 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from ..io import BOM_LESS, BOMS, SNIFF_SIZE
 from .places import ASCII_WHITESPACE, WS
@@ -95,20 +97,27 @@ def _meta_encoding(document: bytes) -> str | None:
         if match.lastgroup != "close" or match.group("start").lower() != "meta":
             continue
         attributes = _attributes(view, match.start("attrs"), match.end())
-        values = {name: view[start:end] for name, (start, end, _) in attributes.items()}
-        label = values.get("charset")
-        if label is None and values.get("http-equiv", "").lower() == "content-type":
-            # "algorithm for extracting a character encoding from a meta element" (HTML 2.5.x)
-            found = _META_CHARSET.search(values.get("content", ""))
-            label = found and next((g for g in found.groups()[1:] if g is not None), None)
-        if label and label.strip(ASCII_WHITESPACE).lower() == "x-user-defined":
-            # 13.2.3.2, the prescan: x-user-defined means windows-1252 (Python has no x-user-defined codec)
-            return "cp1252"
-        codec = label_codec(label) if label else None
+        codec = meta_codec({name: view[start:end] for name, (start, end, _) in attributes.items()})
         if codec is not None:
-            # 13.2.3.2 step "get an attribute": UTF-16 in a <meta> means UTF-8
-            return "utf-8" if codec.startswith("utf-16") else codec
+            return codec
     return None
+
+
+def meta_codec(values: Mapping[str, str]) -> str | None:
+    """The encoding a <meta> whose attributes have these *values* declares, None when it declares none or one
+    that is unknown: its charset, else the charset of the content of an http-equiv content-type (HTML 13.2.3.2
+    steps "attributes" and "processing", as the tree builder reads a <meta>, 13.2.6.4.4)."""
+    label = values.get("charset")
+    if label is None and values.get("http-equiv", "").lower() == "content-type":
+        # "algorithm for extracting a character encoding from a meta element" (HTML 2.5.x)
+        found = _META_CHARSET.search(values.get("content", ""))
+        label = found and next((g for g in found.groups()[1:] if g is not None), None)
+    if label and label.strip(ASCII_WHITESPACE).lower() == "x-user-defined":
+        return "cp1252"  # 13.2.3.2 and "change the encoding" (13.2.3.4): x-user-defined means windows-1252
+    codec = label_codec(label) if label else None
+    if codec is None:
+        return None
+    return "utf-8" if codec.startswith("utf-16") else codec  # and UTF-16 in a <meta> means UTF-8
 
 
 _ASCII_PAIRS = [bytes((first, second)) for first in range(128) for second in range(128)]
@@ -156,7 +165,17 @@ def declared_encoding(document: bytes) -> str | None:
     return _bom_encoding(document) or _meta_encoding(document)
 
 
-def _encoding(document: bytes, encoding: str | None) -> str:
+class Sniffed(NamedTuple):
+    """A document's encoding and whether it is tentative: chosen by the fallback alone (no BOM, no *encoding*
+    argument, no <meta> in the prescan), so that the first <meta> the parser meets that declares one changes it
+    (HTML 13.2.6.4.4, "change the encoding" 13.2.3.4). A <meta> the prescan found is the first the parser meets
+    too, which makes it certain."""
+
+    codec: str
+    tentative: bool = False
+
+
+def _encoding(document: bytes, encoding: str | None) -> Sniffed:
     """The document's encoding: BOM, then the *encoding* argument, then <meta>, then UTF-8 if the bytes are
     UTF-8, else windows-1252 (HTML 13.2.3.1 "encoding sniffing"; the last step is its frequency analysis)."""
     given = None if encoding is None else label_codec(encoding)
@@ -166,18 +185,16 @@ def _encoding(document: bytes, encoding: str | None) -> str:
         raise LookupError(f"unknown encoding {encoding!r}: not a label of the Encoding Standard or of Python")
     bom = _bom_encoding(document)
     if bom is not None:
-        return bom
+        return Sniffed(bom)
     if given is not None:
-        return given
+        return Sniffed(given)
     declared = _meta_encoding(document)
     if declared is not None:
-        return declared
+        return Sniffed(declared)
     if document.isascii():
-        return "utf-8"
+        return Sniffed("utf-8", tentative=True)
     try:
         document.decode("utf-8")
     except UnicodeDecodeError:
-        return "cp1252"
-    return "utf-8"
-
-
+        return Sniffed("cp1252", tentative=True)
+    return Sniffed("utf-8", tentative=True)

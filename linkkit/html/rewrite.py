@@ -16,9 +16,9 @@ from ..uri.resolution import Base
 from .base import _base, _target
 from .css import _css_escape, css_escape_chars, css_escape_unencodable
 from .decoding import _decoded
-from .encoding import _BOMS, _encoding, _is_ascii_compatible
+from .encoding import _BOMS, _encoding, _is_ascii_compatible, meta_codec
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link, read_refresh
-from .tokenizer import CDATA_TEXT, FOREIGN_TEXT, RAW_TEXT, STYLE_TEXTS, _SURROGATES, _decode, _Found, _scan
+from .tokenizer import CDATA_TEXT, FOREIGN_TEXT, RAW_TEXT, STYLE_TEXTS, _SURROGATES, _decode, _Found, _Scan, _scan
 from .visible import TEXT, text_found
 
 Document = TypeVar("Document", str, bytes)
@@ -28,6 +28,7 @@ class _Document(NamedTuple):
     view: str  # the text tokenized: the str itself, bytes one character per byte, or the decoded bytes
     codec: str | None  # the encoding of bytes input
     starts: list[int] | None = None  # for decoded bytes, the input offset of each view offset (BOM included)
+    tentative: bool = False  # the codec is the fallback's: a <meta> the parser meets changes it (Sniffed)
 
     @property
     def one_to_one(self) -> bool:
@@ -46,13 +47,27 @@ def _prepare(document: str | bytes, encoding: str | None) -> _Document:
     if not isinstance(document, (bytes, bytearray, memoryview)):
         raise TypeError(f"an HTML document is bytes or str, not {type(document).__name__}")
     data = bytes(document)
-    codec = _encoding(data, encoding)
+    codec, tentative = _encoding(data, encoding)
     if _is_ascii_compatible(codec):
-        return _Document(data.decode("latin-1"), codec)
+        return _Document(data.decode("latin-1"), codec, None, tentative)
     # UTF-16, ISO-2022-JP and the like: tokenize the decoded text and map its offsets back to bytes.
     bom = next((len(b) for b, c in _BOMS if data.startswith(b) and c == codec), 0)
     text, starts = _decoded(data[bom:], codec)
-    return _Document(_SURROGATES.sub("\ufffd", text), codec, [bom + at for at in starts])
+    return _Document(_SURROGATES.sub("\ufffd", text), codec, [bom + at for at in starts], tentative)
+
+
+def _prepared_and_scanned(document: str | bytes, encoding: str | None) -> tuple[_Document, _Scan]:
+    """*document* prepared and tokenized; read again in the encoding the first <meta> declares when only the
+    fallback chose the encoding (HTML 13.2.6.4.4: the parser meets a <meta> that the prescan's 1024 bytes did not
+    hold, and "change the encoding", 13.2.3.4, reads the document anew in it)."""
+    prepared = _prepare(document, encoding)
+    scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
+    if prepared.tentative:
+        declared = next(filter(None, map(meta_codec, scan.metas)), None)
+        if declared is not None and declared != prepared.codec:
+            prepared = _prepare(document, declared)
+            scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
+    return prepared, scan
 
 
 class _Resolved(NamedTuple):
@@ -105,9 +120,8 @@ def _resolved(
 ) -> _Resolved:
     """Scan *document* and resolve each URL against the document's base; with *text*, add the references of the
     visible text (the plain-text scanner's reading, not resolved), merged in document order."""
-    prepared = _prepare(document, encoding)
+    prepared, scan = _prepared_and_scanned(document, encoding)
     codec = prepared.codec if prepared.one_to_one else None
-    scan = _scan(prepared.view, codec)
     found, base_hrefs, readings = scan.found, scan.base_hrefs, {}
     if text is not None:
         visible = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails,

@@ -393,6 +393,7 @@ class _Scan(NamedTuple):
     found: list[_Found]
     base: _Found | None  # the first <base href> outside templates
     base_hrefs: set[int]  # the indices in found of every HTML <base href>
+    metas: list[dict[str, str]]  # the charset, http-equiv and content of each <meta> with a charset or content
 
 
 def _scan(view: str, codec: str | None) -> _Scan:
@@ -400,6 +401,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
     found: list[_Found] = []
     base: _Found | None = None
     base_hrefs: set[int] = set()
+    metas: list[dict[str, str]] = []
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     position = 0
@@ -516,6 +518,9 @@ def _scan(view: str, codec: str | None) -> _Scan:
                 for name, place in GLOBAL_PLACES.items():
                     if name in attributes:
                         collect(tag, name, place, *attributes[name])
+                if tag == "meta" and ("charset" in attributes or "content" in attributes):
+                    metas.append({name: _decode(view, *attributes[name][:2], codec, True)[0]
+                                  for name in ("charset", "http-equiv", "content") if name in attributes})
                 if tag == "meta" and "content" in attributes and "http-equiv" in attributes:
                     start, end, _ = attributes["http-equiv"]
                     if _decode(view, start, end, codec, True)[0].lower() == "refresh":
@@ -554,6 +559,6 @@ def _scan(view: str, codec: str | None) -> _Scan:
             position = len(view) if close == -1 else close + (3 if namespace != "html" else 1)
         else:  # "cut": a tag the end of the file cuts off is dropped (13.2.5.x eof-in-tag)
             break
-    return _Scan(found, base, base_hrefs)
+    return _Scan(found, base, base_hrefs, metas)
 
 
