@@ -15,14 +15,23 @@ import email.message
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from ..link import LinkLike
 from ..uri.model import split_match
 from ..uri.percent import percent_decode
+from .refang import refanged
 
 MASK = "***"  # RFC 3986 2.2: "*" is a sub-delim, so the masked URI stays valid in userinfo, query and fragment
 Document = TypeVar("Document", str, bytes)
+
+
+class Secret(NamedTuple):
+    """One secret of a URI: ``uri[start:end]`` is replaced by ``text`` (the mask, or "" for a dropped userinfo)."""
+
+    start: int
+    end: int
+    text: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,21 +57,21 @@ def _name(name: str) -> str:
     return percent_decode(name.replace("+", " "), errors="replace").casefold()
 
 
-def _userinfo(authority: str, redaction: Redaction) -> str:
-    """RFC 3986 3.2.1: the authority with the password of its userinfo masked, or the userinfo dropped."""
+def _userinfo(authority: str, start: int, redaction: Redaction) -> list[Secret]:
+    """RFC 3986 3.2.1: the password of the userinfo of *authority* (which starts at *start* in its URI) to mask, or
+    the userinfo and its "@" to drop."""
     at = authority.rfind("@")
     if at < 0:
-        return authority
+        return []
     after = at + 1
-    if authority[at - 1 : at + 2] == "[@]":  # a defanged "@" (linkkit.security.defang) delimits it the same
+    if authority[at - 1 : at + 2] == "[@]":  # a defanged "@" that refang leaves (no host after it) delimits it too
         at, after = at - 1, at + 2
     if redaction.drop_userinfo:
-        return authority[after:]
-    userinfo = authority[:at]
-    colon = userinfo.find(":")
-    if colon < 0 or colon == len(userinfo) - 1:
-        return authority  # no password, or an empty one: nothing to hide
-    return userinfo[: colon + 1] + redaction.mask + authority[at:]
+        return [Secret(start, start + after, "")]
+    colon = authority.find(":", 0, at)
+    if colon < 0 or colon == at - 1:
+        return []  # no password, or an empty one: nothing to hide
+    return [Secret(start + colon + 1, start + at, redaction.mask)]
 
 
 def _named(name: str, redaction: Redaction) -> bool:
@@ -79,18 +88,20 @@ def _named(name: str, redaction: Redaction) -> bool:
 _SEPARATOR = re.compile(r"(&|(?<!&amp)(?<!;amp);)")
 
 
-def _parameters(component: str, redaction: Redaction) -> str:
-    """A query or fragment with the values of the named ``name=value`` parameters (split at "&" and ";") masked."""
+def _parameters(component: str, start: int, redaction: Redaction) -> list[Secret]:
+    """The values of the named ``name=value`` parameters (split at "&" and ";") of a query or fragment
+    *component*, which starts at *start* in its URI, to mask."""
     if "=" not in component:
-        return component
-    pieces = _SEPARATOR.split(component)  # parameters at even indices, the separators between them at odd ones
-    changed = False
-    for index in range(0, len(pieces), 2):
-        name, equals, value = pieces[index].partition("=")
-        if equals and value and _named(name, redaction):
-            pieces[index] = name + "=" + redaction.mask
-            changed = True
-    return "".join(pieces) if changed else component
+        return []
+    secrets = []
+    position = start
+    # parameters at even indices, the separators between them at odd ones
+    for index, piece in enumerate(_SEPARATOR.split(component)):
+        name, equals, value = piece.partition("=")
+        if index % 2 == 0 and equals and value and _named(name, redaction):
+            secrets.append(Secret(position + len(name) + 1, position + len(piece), redaction.mask))
+        position += len(piece)
+    return secrets
 
 
 def redact(uri: str, *, mask: str = MASK, drop_userinfo: bool = False, query: Iterable[str] = ()) -> str:
@@ -102,23 +113,30 @@ def redact(uri: str, *, mask: str = MASK, drop_userinfo: bool = False, query: It
 
 
 def redacted(uri: str, redaction: Redaction) -> str:
-    """:func:`redact` with its options held in a :class:`Redaction` (built once for many URIs)."""
+    """:func:`redact` with its options held in a :class:`Redaction` (built once for many URIs). A defanged URI is
+    read as :func:`linkkit.refang` reads it, each secret masked where it is written: ``hxxp[:]//u:***@evil[.]example/``
+    (the appendix B split of ``hxxp[:]//...`` finds no authority, and a leak is no safe default)."""
+    reading = refanged(uri)
+    pieces: list[str] = []
+    copied = 0
+    for secret in _secrets(reading.text, redaction):
+        start, end = reading.original_span(secret.start, secret.end) if reading.edits else (secret.start, secret.end)
+        pieces += (uri[copied:start], secret.text)
+        copied = end
+    return "".join(pieces) + uri[copied:] if pieces else uri
+
+
+def _secrets(uri: str, redaction: Redaction) -> list[Secret]:
+    """What *redaction* masks in *uri* (a URI without defanged spellings), in URI order."""
     match = split_match(uri)
-    authority, query, fragment = match.group(2), match.group(4), match.group(5)
-    if authority is not None and "@" in authority:
-        new = _userinfo(authority, redaction)
-        if new != authority:
-            uri = uri[: match.start(2)] + new + uri[match.end(2) :]
-            match = split_match(uri)
-            query, fragment = match.group(4), match.group(5)
-    if not redaction.query or (query is None and fragment is None):
-        return uri
-    pieces = [uri[: match.end(3)]]
-    if query is not None:
-        pieces.append("?" + _parameters(query, redaction))
-    if fragment is not None:
-        pieces.append("#" + _parameters(fragment, redaction))
-    return "".join(pieces)
+    secrets = []
+    if match.start(2) >= 0:
+        secrets += _userinfo(match.group(2), match.start(2), redaction)
+    if redaction.query:
+        for group in (4, 5):  # RFC 3986 3.4, 3.5: the query, and the fragment (RFC 6749 4.2.2's access_token)
+            if match.start(group) >= 0:
+                secrets += _parameters(match.group(group), match.start(group), redaction)
+    return secrets
 
 
 def replacer(redaction: Redaction) -> Callable[[LinkLike], str]:
@@ -145,11 +163,12 @@ def redact_text(
     redaction: Redaction | None = None, abbreviated: bool = True, emails: bool = False,
 ) -> str:
     """*text* with every reference the scanner finds redacted in place (:func:`linkkit.sub`), as :func:`redact`
-    redacts one URI (the same keywords, or a :class:`Redaction` built once)."""
+    redacts one URI (the same keywords, or a :class:`Redaction` built once); defanged references too
+    (``refang=True``: a threat report's ``hxxp[:]//user:pw@evil[.]example/`` carries the same password)."""
     from ..text import sub
 
     redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
-    return sub(replacer(redaction), text, abbreviated=abbreviated, emails=emails)
+    return sub(replacer(redaction), text, abbreviated=abbreviated, emails=emails, refang=True)
 
 
 def redact_html(

@@ -68,6 +68,15 @@ def test_the_text_html_and_mail_forms_take_redacts_keywords() -> None:
         redact_text(TEXT, redaction=TOKEN, query=["token"])
 
 
+def test_redact_text_reaches_defanged_references() -> None:
+    # A threat report's defanged references carry the same secrets: found as refang=True finds them, each secret
+    # masked where it is written, every other character kept.
+    report = "C2 hxxp[:]//bot:pw@evil[.]example/gate?token=abc and www[.]evil[.]example/?sid=9, done."
+    assert redact_text(report, redaction=TOKEN) == (
+        "C2 hxxp[:]//bot:***@evil[.]example/gate?token=*** and www[.]evil[.]example/?sid=***, done."
+    )
+
+
 def test_redact_html_writes_each_value_for_its_place_and_copies_every_other_byte() -> None:
     document = (b"<!doctype html><p title='x'>Hi <a href=\"https://u:p@x.example/?token=1&amp;a=2\">x</a>"
                 b"<img src=/clean.png> see https://x.example/?token=2 &amp; more</p>")
