@@ -121,6 +121,9 @@ Group = tuple[Site, Iterable[Row]]
 # An HTML link's element and attribute (None for the text of <style>) in its record, after the one schema's keys:
 # the record of issue 4's ``extract --format jsonl`` (tag, attr, raw, span), which "where" also spells.
 HTML_ATTRIBUTES = ("tag", "attr")
+# A text's records carry issue 3's ``extract --format jsonl`` keys too (file, line, column, span, uri, raw,
+# delimiter, kind), after the one schema's, which spells them "input" and "where": its file and each delimiter.
+TEXT_ATTRIBUTES = ("delimiter",)
 
 
 def text_rows(chunks: Iterable[str], options: dict[str, Any], places: bool) -> Iterator[Row]:
@@ -409,8 +412,9 @@ def _groups(document: Document, options: ExtractOptions, messages: list[str], pl
     elif document.kind == MAIL:
         yield _mail_rows(document, _data(document), options, messages)
     elif document.data != b"":
-        yield Site(document.name, "character", document.position.fields()), _text_rows(document, options, messages,
-                                                                                      places)
+        site = Site(document.name, "character", {**document.position.fields(), "file": document.name},
+                    TEXT_ATTRIBUTES)
+        yield site, _text_rows(document, options, messages, places)
 
 
 def _line_writer(options: ExtractOptions, site: Site, context: Context) -> LinkLine:

@@ -88,15 +88,16 @@ def test_extract_jsonl_gives_file_line_column_span_and_the_reference_facts(
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     first = records[0]
     start = MAIL.index("http://www.example.org")
-    assert list(first) == [*linkkit.link.KEYS, "position"]  # issue 10's one schema; a file read whole: null
-    assert first["input"] == str(path) and first["position"] is None
+    # issue 10's one schema (a file read whole: position null), then issue 3's keys it spells otherwise
+    assert list(first) == [*linkkit.link.KEYS, "position", "file", "delimiter"]
+    assert first["input"] == first["file"] == str(path) and first["position"] is None
     assert (first["unit"], first["base"]) == ("character", None)
     assert (first["line"], first["column"]) == (2, len("the spec is at <URL:") + 1)
     assert first["span"][0] == start
     assert MAIL[first["span"][0]:first["span"][1]] == first["raw"]
     assert first["uri"] == "http://www.example.org/faq/uri-delimiting.html"
     assert first["raw"] == "http://www.example.org/faq/uri-\n   delimiting.html"
-    assert (first["where"], first["kind"]) == ("url-prefix", "uri")
+    assert (first["where"], first["delimiter"], first["kind"]) == ("url-prefix", "url-prefix", "uri")
     last = records[-1]
     assert (last["line"], last["uri"], last["raw"]) == (5, "http://www.example.net/x", "www.example.net/x")
     assert last["column"] == len("Again: http://example.com/a, and ") + 1
