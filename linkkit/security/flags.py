@@ -20,7 +20,7 @@ string: whatever the scanner, the HTML reader or a mail part hands it is judged,
 ``mixed-script``       UTS #39 5.1: a host label mixes scripts (``pаypal`` with a Cyrillic ``а``)
 ``confusable``         UTS #39 4: a host label's skeleton equals that of an ASCII label, ``detail``
 ``invisible``          UTS #39 / UAX #9: a default-ignorable or bidirectional control character anywhere
-``encoded-control``    RFC 3986 7.3: ``%00``-``%1F`` or ``%7F`` (``%0d%0a`` splits a header when decoded)
+``encoded-control``    RFC 3986 7.2, 7.3: ``%00``-``%1F`` or ``%7F`` (``%0d%0a`` splits a header when decoded)
 ``active-scheme``      HTML / mail links only: ``javascript:``, ``vbscript:``, ``data:`` as the HTML URL parser
                        reads them (leading controls and spaces stripped, tabs and newlines removed, any case)
 =====================  ======================================================================================
@@ -73,7 +73,8 @@ class Flag:
         return f"{self.name} {self.span[0]}-{self.span[1]}: {self.reason}"
 
 
-# RFC 3986 7.3: percent-encoded C0 controls and DEL, a run of them one flag.
+# RFC 3986 7.2 (CR and LF "not unescaped before transmission"), 7.3 ("%00" may require special handling):
+# percent-encoded C0 controls and DEL, a run of them one flag.
 _ENCODED_CONTROLS = regex.compile(r"(?:%(?:[01][0-9A-Fa-f]|7[Ff]))+")
 # UTS #39 3.1 (Default_Ignorable_Code_Point is "restricted") and UAX #9 2 (the explicit directional formatting
 # characters, Bidi_Control): characters that change or hide what is shown; a run of them one flag.
@@ -127,8 +128,9 @@ def _flags(uri: str, context: Context) -> tuple[Flag, ...]:
         found.extend(_authority_flags(uri, *authority))
     if "%" in uri:
         found.extend(
-            Flag("encoded-control", match.span(), "RFC 3986 7.3: a percent-encoded control character (C0 or DEL) "
-                 "that a component decoded too early turns into a line break, a NUL, a header", match.group())
+            Flag("encoded-control", match.span(), "RFC 3986 7.2, 7.3: a percent-encoded control character (C0 or "
+                 "DEL) that a component decoded too early turns into a line break (CR LF: an extra protocol line, "
+                 "a header), a NUL", match.group())
             for match in _ENCODED_CONTROLS.finditer(uri)
         )
     if not uri.isascii():

@@ -94,6 +94,12 @@ def test_flags_are_in_uri_order_and_cite_a_section() -> None:
         assert "\n" not in flag.reason
 
 
+def test_encoded_control_cites_both_sections() -> None:
+    # RFC 3986 7.2: CR and LF "not unescaped before transmission" (an extra protocol line); 7.3: "%00" (NUL).
+    (flag,) = flags("telnet://example.com/%0D%0Aquit")
+    assert flag.name == "encoded-control" and "RFC 3986 7.2, 7.3" in flag.reason
+
+
 @pytest.mark.parametrize("uri", [
     "http://alice:hunter2@www.bank.example@evil.example/",
     "http://bank.example%2F:hunter2@evil.example/",  # the user part holds the "/", the password follows it
