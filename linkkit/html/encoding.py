@@ -166,10 +166,11 @@ def declared_encoding(document: bytes) -> str | None:
 
 
 class Sniffed(NamedTuple):
-    """A document's encoding and whether it is tentative: chosen by the fallback alone (no BOM, no *encoding*
-    argument, no <meta> in the prescan), so that the first <meta> the parser meets that declares one changes it
-    (HTML 13.2.6.4.4, "change the encoding" 13.2.3.4). A <meta> the prescan found is the first the parser meets
-    too, which makes it certain."""
+    """A document's encoding and whether it is tentative: chosen by the prescan or the fallback (HTML 13.2.3.1
+    gives them the confidence "tentative"), so that the first <meta> the parser meets that declares an encoding
+    changes it (13.2.6.4.4, "change the encoding" 13.2.3.4). That is mostly the prescan's own <meta>; not when the
+    prescan's 1024 bytes hold none, nor when its <meta> lies in text the parser does not read as markup
+    (``<script>``, ``<title>``). A BOM and the *encoding* argument (the transport layer's) are certain."""
 
     codec: str
     tentative: bool = False
@@ -190,7 +191,7 @@ def _encoding(document: bytes, encoding: str | None) -> Sniffed:
         return Sniffed(given)
     declared = _meta_encoding(document)
     if declared is not None:
-        return Sniffed(declared)
+        return Sniffed(declared, tentative=True)
     if document.isascii():
         return Sniffed("utf-8", tentative=True)
     try:

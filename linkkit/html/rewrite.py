@@ -28,7 +28,7 @@ class _Document(NamedTuple):
     view: str  # the text tokenized: the str itself, bytes one character per byte, or the decoded bytes
     codec: str | None  # the encoding of bytes input
     starts: list[int] | None = None  # for decoded bytes, the input offset of each view offset (BOM included)
-    tentative: bool = False  # the codec is the fallback's: a <meta> the parser meets changes it (Sniffed)
+    tentative: bool = False  # the codec is the prescan's or the fallback's: a <meta> the parser meets changes it
 
     @property
     def one_to_one(self) -> bool:
@@ -57,9 +57,9 @@ def _prepare(document: str | bytes, encoding: str | None) -> _Document:
 
 
 def _prepared_and_scanned(document: str | bytes, encoding: str | None) -> tuple[_Document, _Scan]:
-    """*document* prepared and tokenized; read again in the encoding the first <meta> declares when only the
-    fallback chose the encoding (HTML 13.2.6.4.4: the parser meets a <meta> that the prescan's 1024 bytes did not
-    hold, and "change the encoding", 13.2.3.4, reads the document anew in it)."""
+    """*document* prepared and tokenized; read again in the encoding the first <meta> the tokenizer meets declares
+    when it differs from a tentative one (:class:`~linkkit.html.encoding.Sniffed`; HTML 13.2.6.4.4, and "change
+    the encoding", 13.2.3.4, reads the document anew in it)."""
     prepared = _prepare(document, encoding)
     scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
     if prepared.tentative:
