@@ -746,9 +746,38 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
         # RFC 8141 2: a "urn:" reference must be a URN; IRI letters are checked as their
         # percent-encoded octets (RFC 3987 3.1).
         if not is_urn(percent_encode(uri, URI_CHARS)):
-            return None, extent.horizon
+            end = _longest_urn(text, extent) if raw == uri and raw.isascii() else None
+            if end is None:
+                return None, extent.horizon
+            extent = _Extent(extent.start, end, extent.start, end, "bare", extent.horizon)
+            raw = uri = text[extent.start : end]
         kind = "urn"
     return _reference(text, extent, uri, kind, _alternatives(raw, uri), scan.base), extent.horizon
+
+
+def _longest_urn(text: str, extent: _Extent) -> int | None:
+    """The end of the longest URN that a "urn:" run which is none begins with, up to the character that cannot go
+    on one (RFC 8141 2), less the prose punctuation before it (rule 5): "urn:isbn:0451450523[1]" (a footnote: "["
+    is no pchar) holds "urn:isbn:0451450523", "urn:foo:a123,456?x=y" ("?" only as "?+" or "?=") holds
+    "urn:foo:a123,456". None when none does, or when the run is delimited as a whole (``<...>``, ``URL:``)."""
+    from ..uri.urn import URNError, is_urn, parse_urn
+
+    if extent.delimiter in ("angle", "url-prefix"):
+        return None
+    run = text[extent.start : extent.end]
+    try:
+        parse_urn(run)
+    except URNError as error:
+        stop = error.position
+    else:
+        return extent.end
+    for cut in range(stop, max(stop - _URN_LOOKAHEAD, 0) - 1, -1):  # the error may be found past what caused it
+        end = cut
+        while end > 0 and run[end - 1] in PROSE_PUNCTUATION:
+            end -= 1
+        if is_urn(run[:end]):
+            return extent.start + end
+    return None
 
 
 def _is_urn_namespace(text: str, start: int, colon: int) -> bool:
