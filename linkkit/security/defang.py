@@ -50,10 +50,26 @@ def _defang_mailto(path: str) -> str:
     return ",".join(addresses)
 
 
+# RFC 6068 2: the header fields of a mailto: URI whose values are addresses, as its path's are.
+_ADDRESS_HFIELDS = frozenset({"to", "cc", "bcc"})
+
+
+def _defang_hfields(query: str) -> str:
+    """RFC 6068 2: ``hfield *( "&" hfield )``, the addresses of its ``to``, ``cc`` and ``bcc`` fields defanged
+    (``?cc=abuse[@]example[.]net``); the other fields (a subject, a body) are copied."""
+    fields = query.split("&")
+    for index, field in enumerate(fields):
+        name, equals, value = field.partition("=")
+        if equals and name.lower() in _ADDRESS_HFIELDS:
+            fields[index] = name + "=" + _defang_mailto(value)
+    return "&".join(fields)
+
+
 def defang(uri: str) -> str:
     """*uri* made unclickable and unresolvable for sharing, as threat reports write it: ``http`` and ``https``
     become ``hxxp`` and ``hxxps``, another scheme's ``://`` is ``[://]`` (``[:]`` without an authority), the host's
-    dots ``[.]`` (not an IP-literal's), the userinfo's ``@`` ``[@]``, a ``mailto:`` address's ``@`` and dots alike.
+    dots ``[.]`` (not an IP-literal's), the userinfo's ``@`` ``[@]``, a ``mailto:`` address's ``@`` and dots alike
+    (those of its ``to``, ``cc`` and ``bcc`` fields too).
     A relative reference names nothing on its own and is returned as it is (a network-path one has its host
     defanged), unless the scanner reads all of it as an abbreviated ``www.`` or ``ftp.`` reference, whose host is
     then defanged as written (``www[.]example[.]com/a``). A reference the scanner finds in the path, query or
@@ -111,7 +127,10 @@ def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
         return head + _defang_authority(authority), match.end(2)
     if scheme.lower() == "mailto":
         path = _defang_mailto(match.group(3))
-        return scheme + _colon(path) + path, match.end(3)
+        if match.start(4) < 0:
+            return scheme + _colon(path) + path, match.end(3)
+        path += "?" + _defang_hfields(match.group(4))
+        return scheme + _colon(path) + path, match.end(4)
     return (scheme_written or scheme) + _colon(uri[match.start(3) :]), match.start(3)
 
 

@@ -123,6 +123,10 @@ def test_original_span_covers_a_replacement_touched_by_the_span() -> None:
         ("ftp://192.0.2.1/pub", "ftp[://]192[.]0[.]2[.]1/pub"),
         ("http://[2001:db8::1]/", "hxxp://[2001:db8::1]/"),
         ("mailto:a@example.org,b@example.net?subject=x.y", "mailto[:]a[@]example[.]org,b[@]example[.]net?subject=x.y"),
+        # RFC 6068 2: the to, cc and bcc header fields hold addresses too, a subject or a body none
+        ("mailto:a@b.example?cc=c@d.example&subject=x.y", "mailto[:]a[@]b[.]example?cc=c[@]d[.]example&subject=x.y"),
+        ("mailto:?To=a@b.example,c@d.example&body=x", "mailto:?To=a[@]b[.]example,c[@]d[.]example&body=x"),
+        ("mailto:a@b.example?body=e@f.example", "mailto[:]a[@]b[.]example?body=e@f.example"),
         ("urn:isbn:0451450523", "urn[:]isbn:0451450523"),
         ("//cdn.example.net/x.js", "//cdn[.]example[.]net/x.js"),
         ("../relative/path.html", "../relative/path.html"),
