@@ -436,6 +436,22 @@ def _scan(view: str, codec: str | None) -> _Scan:
             span = (start + a, start + b) if offsets is None else (offsets[a], offsets[b])
             found.append(_Found(tag, None, raw, span, start, end, quote, css, CSS))
 
+    def collect_foreign_style_text(tag: str, position: int) -> int:
+        """The CSS of an SVG or MathML <style> from *position*: its text and CDATA sections up to its first tag, the
+        comments between them passed over (13.2.6.5: markup in foreign content); where that tag starts."""
+        while True:
+            text_end = view.find("<", position)
+            text_end = len(view) if text_end == -1 else text_end
+            collect_style_text(tag, position, text_end, FOREIGN_TEXT)
+            if view.startswith("<![CDATA[", text_end):
+                cdata_end = view.find("]]>", text_end)
+                collect_style_text(tag, text_end + 9, len(view) if cdata_end == -1 else cdata_end, CDATA_TEXT)
+                position = len(view) if cdata_end == -1 else cdata_end + 3
+            elif view.startswith("<!--", text_end):
+                position = cast(re.Match[str], match_markup(view, text_end)).end()  # a comment always matches
+            else:
+                return text_end
+
     while True:
         # In HTML content, only the markup that matters reaches Python (a step always matches).
         if stack:
@@ -493,14 +509,7 @@ def _scan(view: str, codec: str | None) -> _Scan:
                     elif tag == namespace:
                         stack.append((tag, namespace))
                     elif tag == "style":  # an SVG <style> is not raw text, but its text (or CDATA) is still CSS
-                        text_end = view.find("<", position)
-                        text_end = len(view) if text_end == -1 else text_end
-                        collect_style_text(tag, position, text_end, FOREIGN_TEXT)
-                        if view.startswith("<![CDATA[", text_end):
-                            cdata_end = view.find("]]>", text_end)
-                            collect_style_text(tag, text_end + 9, len(view) if cdata_end == -1 else cdata_end,
-                                               CDATA_TEXT)
-                            position = len(view) if cdata_end == -1 else cdata_end + 3
+                        position = collect_foreign_style_text(tag, position)
                 continue
             if tag == "image":  # 13.2.6.4.7: "Change the token's tag name to img"
                 tag = "img"
