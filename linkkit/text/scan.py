@@ -376,18 +376,26 @@ def _closer_after(text: str, end: int, closers: str) -> int:
     return at if at < len(text) and text[at] in closers else -1
 
 
-def _markdown_destination(text: str, extent: _Extent) -> _Extent:
-    """The reference that is a Markdown link's destination runs to the ")" that closes it (CommonMark 6.3: the
-    destination is all up to that ")"), so the prose punctuation that rule 5 trims from a bare reference stays when
-    only it stands before that ")": "[D.C.](https://en.wikipedia.org/wiki/Washington,_D.C.)"."""
-    if extent.delimiter != "markdown" or extent.truncated:
+def _to_closer(text: str, extent: _Extent) -> _Extent:
+    """A reference that quotation marks or a Markdown link delimit runs to their closer: the prose punctuation that
+    rule 5 trims from a *bare* reference stays when only it stands before that closer (rule 1: what the delimiters
+    hold belongs to the reference; RFC 3986 appendix C names double quotes a URI's delimiters, and 5.4.2 quotes
+    '"g." = "http://a/b/c/g."'; CommonMark 6.3: a link's destination is all up to its ")":
+    "[D.C.](https://en.wikipedia.org/wiki/Washington,_D.C.)"). Brackets hold a parenthesis of prose, whose last
+    mark is the sentence's: "(http://example.org/a?)" is trimmed."""
+    if extent.delimiter not in _TO_CLOSER or extent.truncated:
         return extent
+    # the closer: a quotation's is known (_enclosed); a Markdown destination's ")" may not be yet
+    stop = len(text) if extent.delimiter == "markdown" else extent.outer_end - 1
     end = extent.end
-    while end < len(text) and text[end] in PROSE_PUNCTUATION:
+    while end < stop and text[end] in PROSE_PUNCTUATION:
         end += 1  # the walk's own run, which ended there: linear
-    if end == extent.end or not text.startswith(")", end):
+    if end == extent.end or not text.startswith(")" if extent.delimiter == "markdown" else text[stop], end):
         return extent
     return extent._replace(end=end, outer_end=end + 1, horizon=max(extent.horizon, end + 1))
+
+
+_TO_CLOSER = frozenset({"quote", "markdown"})
 
 
 def _trimmed_mark(char: str) -> bool:
@@ -585,7 +593,7 @@ def _plain_uri(
     if start > 1 and text.startswith("](", start - 2):
         outer_start, delimiter = start - 1, "markdown"
         if run_end > end and text.startswith(")", run_end):
-            end = run_end  # _markdown_destination: only the trimmed punctuation stands before the link's ")"
+            end = run_end  # _to_closer: only the trimmed punctuation stands before the link's ")"
         if text.startswith(")", end):
             outer_end = end + 1
     elif start > 0 and end < size:
@@ -594,6 +602,8 @@ def _plain_uri(
             at = end if text[end] in closers else _closer_after(text, end, closers)
             if at >= 0:
                 outer_start, outer_end, delimiter = start - 1, at + 1, enclosed
+                if at <= run_end and enclosed == "quote":
+                    end = at  # _to_closer: only the run's trimmed punctuation stands before the closing mark
     reference = _NEW(Reference)
     if base is None:
         _SET_FIELDS(reference, (text, start, end, outer_start, outer_end, delimiter, "uri", None, 0, None))
@@ -735,7 +745,7 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
     uri = _cleaned(raw)
     if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):
         return None, extent.horizon  # judged without the punctuation: "[docs](https://...)" names nothing
-    destination = _markdown_destination(text, extent) if name != "urn" else extent  # a URN: as its kept run
+    destination = _to_closer(text, extent) if name != "urn" else extent  # a URN: as its kept run
     if destination is not extent:
         extent, raw = destination, text[destination.start : destination.end]
         uri = _cleaned(raw)
