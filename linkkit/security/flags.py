@@ -192,8 +192,13 @@ def _host_or_url_like(userinfo: str) -> str | None:
     (``user:a/b.c@``)."""
     # the ideographic and fullwidth full stops separate labels as "." does (RFC 3490 3.1): www。example。com
     decoded: str = LABEL_SEPARATORS.sub(".", percent_decode(userinfo, errors="replace"))
-    if _URL_START.match(decoded):
-        return decoded.partition("@")[0]
+    url = _URL_START.match(decoded)
+    if url is not None:
+        # up to a ":" after its "//", which a reader takes for a port's and which starts what the parser sends as a
+        # password (``http:%2F%2Fbank.example:secret@``)
+        shown = decoded.partition("@")[0]
+        colon = shown.find(":", url.end())
+        return shown if colon < 0 else shown[:colon]
     literal = _ip_literal_start(decoded)
     if literal is not None:
         return literal

@@ -106,6 +106,7 @@ def test_encoded_control_cites_both_sections() -> None:
     "http://alice:hunter2%2F@evil.example/",
     "http://alice:hunter2%5C@evil.example/",
     "http://a:hunter2%2F@b@evil.example/",
+    "http://http:%2F%2Fbank.example:hunter2@evil.example/",  # a URL-shaped userinfo: its "port" is the password's end
 ])
 def test_no_flag_repeats_the_password(uri: str) -> None:
     for flag in flags(uri):
