@@ -34,6 +34,8 @@ def _table(*rows: Scheme) -> MappingProxyType[str, Scheme]:
 # The scanner's evidence for the schemes whose syntax begins with an authority (RFC 3986 3.2: "//"). http and
 # https require it too (RFC 9110 4.2.1) but are left without: RFC 3986 5.4.2 writes "http:g" as a reference.
 _AUTHORITY = "//"
+_TOKEN = r"[A-Za-z0-9!#$&^_.+-]+"  # RFC 2045 5.1's token, as RFC 2397's mediatype writes type and subtype
+_DATA_START = rf"(?:{_TOKEN}/{_TOKEN})?(?:;[^\s,;]+)*,"
 
 # RFC 1738 section 3 gives the classic default ports; the modern rows cite their own RFCs.
 SCHEMES = _table(
@@ -82,7 +84,9 @@ SCHEMES = _table(
     Scheme(name="xmpp", spec="RFC 5122"),
     Scheme(name="urn", spec="RFC 8141"),
     Scheme(name="tel", spec="RFC 3966"),
-    Scheme(name="data", spec="RFC 2397"),
+    # RFC 2397 3: dataurl = "data:" [ mediatype ] [ ";base64" ] "," data; a mediatype is "type/subtype" and its
+    # ";attribute=value" parameters: the "," is never left out ("Data:text here" is prose).
+    Scheme(name="data", prose_start=_DATA_START, spec="RFC 2397"),
     Scheme(name="svn", default_port=3690, uses_authority=True, prose_start=_AUTHORITY, spec="svn (provisional)"),
     # A blob URL is "blob:" and the serialization of an origin ("https://example.org", or "null" for an opaque
     # origin), "/" and a UUID.
