@@ -188,13 +188,14 @@ def mail_rewriter(args: Any, tally: Tally | None = None) -> MailTransform:
         kind = "url" if link.source == "html-attr" else written_kind(link.raw, link.uri)
         return secured(text, link.uri, kind, args, masks)
 
-    # redacting or defanging reaches an anchor's text too: the address it shows is the one made safe
-    anchors = masks is not None or getattr(args, "defang", False)
+    # redacting or defanging reaches an anchor's text too, the address it shows made safe, and the message's own
+    # header fields that hold URLs or free text (a List-Unsubscribe token, a password in a Subject's URL)
+    secure = masks is not None or getattr(args, "defang", False)
 
     def rewritten(data: bytes, on_problem: Callable[[mail.Problem], None]) -> bytes:
         return mail.rewrite(data, tallied(replace, tally), base_url=getattr(args, "base", None),
-                            abbreviated=args.abbreviated,
-                            emails=args.emails, anchors=anchors, on_problem=on_problem)
+                            abbreviated=args.abbreviated, emails=args.emails, anchors=secure, headers=secure,
+                            on_problem=on_problem)
 
     return rewritten
 

@@ -2,14 +2,15 @@
 
 Only a part that holds a changed link changes: its text is rewritten, encoded again in its own charset and with
 its own Content-Transfer-Encoding (quoted-printable lines of at most 76 characters, base64 with the part's line
-length, RFC 2045 6.7, 6.8), and spliced in place of the old body.  Headers, boundaries, preamble and epilogue
-(RFC 2046 5.1.1), attachments and every other part are copied byte for byte, so an identity ``repl`` returns the
-input unchanged, whatever it holds.
+length, RFC 2045 6.7, 6.8), and spliced in place of the old body.  Headers (but for the message's own fields that
+hold URLs or free text, when asked), boundaries, preamble and epilogue (RFC 2046 5.1.1), attachments and every
+other part are copied byte for byte, so an identity ``repl`` returns the input unchanged, whatever it holds.
 """
 
 from __future__ import annotations
 
 import email.message
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:  # loaded on first use (linkkit's face): importing linkkit.mai
     from linkkit import ScanOptions
 
 from ..uri.percent import percent_encode
-from .links import MailLink, TextPart, part_links, read, text_parts
+from .links import LINK_HEADERS, MailLink, TextPart, part_links, read, text_parts
 from .errors import Problem
 from .message import ContentIds, Entity, content_ids
 from .parts import can_encode, encode_text, encode_transfer
@@ -127,18 +128,21 @@ def rewrite(
     abbreviated: bool = True,
     emails: bool = False,
     anchors: bool = False,
+    headers: bool = False,
     on_problem: Callable[[Problem], None] | None = None,
 ) -> bytes:
     """*message* with each link of its text parts replaced by ``repl(link)`` (or the string *repl*), a link being
-    a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone;
-    header fields are never rewritten.  An ``email.message.Message`` is serialized first.  With *anchors*, the
-    text of an HTML part's ``<a href>`` is read as well (:func:`linkkit.html.rewrite`), as redaction and
-    defanging need.  What was wrong with the message goes to *on_problem*, as :func:`linkkit.mail.links` gives
-    it: a malformed part is left as it was, the others are rewritten.
+    a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone.
+    Header fields are rewritten only with *headers*: then the references of the message's List-*, Archived-At,
+    Subject and Comments fields too (``REWRITTEN_FIELDS``), as redaction and defanging need.  An
+    ``email.message.Message`` is serialized first.  With *anchors*, the text of an HTML part's ``<a href>`` is
+    read as well (:func:`linkkit.html.rewrite`).  What was wrong with the message goes to *on_problem*, as
+    :func:`linkkit.mail.links` gives it: a malformed part is left as it was, the others are rewritten.
     """
     reading = read(message)
     ids = content_ids(reading.root)
     options = linkkit.ScanOptions(abbreviated=abbreviated, emails=emails)
+    edits = _header_edits(reading.root, repl, options) if headers else []  # in message order: the header first
     leaf_edits: dict[int, Edit] = {}
     for item in text_parts(reading, base_url):
         if isinstance(item, Entity):
@@ -149,9 +153,50 @@ def rewrite(
     if on_problem is not None:
         for problem in reading.problems:
             on_problem(problem)
-    if not leaf_edits:
+    if not leaf_edits and not edits:
         return reading.buffer
-    return _apply(reading.buffer, _collect(reading.root, leaf_edits))
+    return _apply(reading.buffer, [*edits, *_collect(reading.root, leaf_edits)])
+
+
+# The fields of a message's header whose references rewrite(headers=True) replaces: those that hold URLs (RFC 2369,
+# RFC 5064) and its free text (Subject, Comments: RFC 5322 3.6.5), where a secret or a live link would stay.
+REWRITTEN_FIELDS = frozenset(name.lower() for name in (*LINK_HEADERS, "Subject", "Comments"))
+# A header field (RFC 5322 2.2): its name, and its value with the lines that fold it (2.2.3), up to its line end.
+_FIELD = re.compile(rb"^([!-9;-~]+)[ \t]*:([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)", re.MULTILINE)
+_ENCODED_WORD = re.compile(r"=\?[^?\s]+\?[BbQq]\?[^?\s]*\?=")  # RFC 2047 2
+
+
+def _header_edits(root: Entity, repl: Repl | str, options: ScanOptions) -> list[Edit]:
+    """The edits of the message's own header (the top entity's): each reference the scanner finds in a field of
+    REWRITTEN_FIELDS, folding included (a ``<...>`` URL may be folded, RFC 2369 2), replaced by ``repl(link)``,
+    the link's ``source`` ``header`` and its ``inner`` the :class:`linkkit.Reference`; every other byte kept.
+    An RFC 2047 encoded-word is left as it is: a reference in one is not given to *repl*."""
+    block = root.buffer[root.header_start : root.body_start]
+    edits: list[Edit] = []
+    for field in _FIELD.finditer(block):
+        name = field.group(1).decode("ascii")
+        if name.lower() not in REWRITTEN_FIELDS:
+            continue
+        value = field.group(2).decode("utf-8", "surrogateescape")  # RFC 6532 3.2: raw UTF-8 is allowed
+        encoded = [word.span() for word in _ENCODED_WORD.finditer(value)]
+        word = 0
+        new: list[tuple[int, int, str]] = []
+        for ref in linkkit.finditer(value, abbreviated=options.abbreviated, emails=options.emails):
+            while word < len(encoded) and encoded[word][1] <= ref.start():
+                word += 1  # both in order: linear
+            if word < len(encoded) and encoded[word][0] < ref.end():
+                continue  # in an encoded-word, whose syntax a new value could break
+            link = MailLink(ref.uri, ref.group(), ref.span(), name, "HEADER", "", "header", ref.kind, inner=ref)
+            text = repl if isinstance(repl, str) else repl(link)
+            if not isinstance(text, str):
+                raise TypeError(f"repl must return a str, not {type(text).__name__} (for {link!r})")
+            if text != link.raw:
+                new.append((*ref.span(), text))
+        if new:
+            start, end = field.span(2)
+            data = _splice(value, new).encode("utf-8", "surrogateescape")
+            edits.append((root.header_start + start, root.header_start + end, data))
+    return edits
 
 
 def absolutize(message: bytes | email.message.Message, base_url: str | None = None, *,

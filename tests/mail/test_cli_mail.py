@@ -288,3 +288,24 @@ def test_a_maildir_message_that_cannot_be_read_is_an_error_record_and_the_next_o
     assert "message 0 at offset 0: a message larger than 1000 bytes" in str(records[0]["error"])
     assert [(r["message"], r["uri"]) for r in records[1:]] == [
         *[(1, g["uri"]) for g in gold("content-base.eml", headers=False)], (2, "http://terse.example/d/x.html")]
+
+
+LISTED = (b"From: a@example.org\nList-Unsubscribe: <https://l.example/u?token=abc>\nSubject: see http://u:pw@s.example/\n"
+          b"X-Trace: https://t.example/?token=kept\nContent-Type: text/plain\n\nbody https://b.example/?token=def\n")
+
+
+@pytest.mark.parametrize(("options", "expected"), [
+    (["--redact-query", "token", "--"], LISTED.replace(b"token=abc", b"token=***").replace(b"u:pw@", b"u:***@")
+     .replace(b"token=def", b"token=***")),
+    (["--defang"], LISTED.replace(b"https://l.example", b"hxxps://l[.]example")
+     .replace(b"http://u:pw@s.example", b"hxxp://u:pw[@]s[.]example").replace(b"https://b.example", b"hxxps://b[.]example")),
+])
+def test_rewrite_redacts_and_defangs_the_header_fields_that_hold_urls_or_free_text(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], options: list[str], expected: bytes
+) -> None:
+    # issue 12: a List-Unsubscribe token or a password in a Subject's URL would leak from a redacted archive;
+    # other fields (X-Trace) are left as they are
+    path = tmp_path / "m.eml"
+    path.write_bytes(LISTED)
+    assert cli.main(["rewrite", "-q", *options, str(path)]) == 0
+    assert capsysbinary.readouterr().out == expected

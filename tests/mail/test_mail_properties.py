@@ -72,12 +72,13 @@ def damaged(data: bytes, cut: int, noise: bytes) -> bytes:
 
 
 def check(message: bytes) -> None:
-    assert mail.rewrite(message, lambda link: link.raw) == message
+    for headers in (False, True):
+        assert mail.rewrite(message, lambda link: link.raw, headers=headers) == message
+        mail.rewrite(message, lambda link: "hxxp://" + link.uri + "\u20ac", headers=headers)
     for headers in (False, True):
         mail.links(message, headers=headers)
     mail.links(message, unique=True, emails=True, base_url="http://base.example/d/")
     mail.absolutize(message, "http://base.example/d/")
-    mail.rewrite(message, lambda link: "hxxp://" + link.uri + "\u20ac")
     mail.problems(message)
 
 
@@ -90,6 +91,7 @@ def test_identity_rewrite_on_generated_messages(message: bytes, cut: int, noise:
 @example(b"Content-Type: multipart/mixed; boundary=b\n\n--b\n--b\n--b--")
 @example(b"Content-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\n!!!")
 @example(b"Content-Type: text/plain; charset*=utf-8''%ZZ\n\nhttp://a.example/")
+@example(b"Subject: =?utf-8?q?http://a.example/?= http://b.example/\xff\nList-Help: <http://c.\n example/>\n\nx")
 def test_identity_rewrite_on_random_bytes(message: bytes) -> None:
     check(message)
 

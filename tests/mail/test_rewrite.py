@@ -183,3 +183,34 @@ def open_corpus(name: str) -> bytes:
     from fixtures_loader import ROOT
 
     return (ROOT / "corpora" / "mail" / name).read_bytes()
+
+
+HEADED = (
+    b"Received: from www.relay.example by mx.example; Mon, 1 Jan 2024 00:00:00 +0000\r\n"
+    b"Message-ID: <id@www.example.org>\r\n"
+    b"List-Unsubscribe: <https://h.example/unsub?token=abc>,\r\n <mailto:u@h.example?subject=unsub>\r\n"
+    b"Subject: see http://u:pw@x.example/ and =?utf-8?q?http://q.example/?=\r\n"
+    b"X-Note: http://x.example/kept\r\n"
+    b"Content-Type: text/plain\r\n\r\n"
+    b"body http://b.example/\r\n"
+)
+
+
+def test_headers_rewrites_the_references_of_the_fields_that_hold_urls_or_free_text_only() -> None:
+    seen: list[mail.MailLink] = []
+
+    def hxxp(link: mail.MailLink) -> str:
+        seen.append(link)
+        return link.raw.replace("http", "hxxp", 1)
+
+    new = mail.rewrite(HEADED, hxxp, headers=True)
+    # List-* (RFC 2369), folded, and Subject (RFC 5322 3.6.5); not Received, Message-ID, X-*, nor an encoded-word
+    assert [(link.where, link.raw, link.source, link.part) for link in seen[:3]] == [
+        ("List-Unsubscribe", "https://h.example/unsub?token=abc", "header", "HEADER"),
+        ("List-Unsubscribe", "mailto:u@h.example?subject=unsub", "header", "HEADER"),
+        ("Subject", "http://u:pw@x.example/", "header", "HEADER"),
+    ]
+    assert new == (HEADED.replace(b"<https://h.", b"<hxxps://h.").replace(b"see http://u", b"see hxxp://u")
+                   .replace(b"body http", b"body hxxp"))
+    assert mail.rewrite(HEADED, hxxp) == HEADED.replace(b"body http", b"body hxxp")  # headers left by default
+    assert mail.rewrite(HEADED, lambda link: link.raw, headers=True) == HEADED  # identity: every byte kept

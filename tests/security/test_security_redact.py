@@ -114,6 +114,16 @@ def test_redact_message_reencodes_only_the_part_with_a_secret() -> None:
     assert redact_message(clean, redaction=TOKEN) == clean
 
 
+
+def test_redact_message_reaches_the_header_fields_that_hold_urls_or_free_text() -> None:
+    # a List-Unsubscribe token (RFC 2369) and a Subject's password would leak; Received is left as it is
+    message = (b"Received: from mx.example (https://trace.example/?token=t)\r\n"
+               b"List-Unsubscribe: <https://l.example/u?token=abc>,\r\n <mailto:u@l.example>\r\n"
+               b"Subject: see http://u:pw@s.example/\r\nContent-Type: text/plain\r\n\r\nhi\r\n")
+    assert redact_message(message, redaction=TOKEN) == message.replace(b"token=abc", b"token=***").replace(
+        b"u:pw@", b"u:***@")
+
+
 _PROSE = st.lists(
     st.sampled_from([*"ab :/.?=&@#<>()\n\"'", "token=", "http://", "u:p@", "www.", "hxxp", "[.]"])
 ).map("".join)
