@@ -16,25 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
+from .. import link
 from ..link import only_group_zero
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from ..security.flags import Flag
-
-# linkkit.security.flags' flags and is_plain, imported when a first Reference's .flags is read (scanning never
-# imports them).
-_SECURITY: tuple[Callable[[str], tuple[Flag, ...]], Callable[[str], bool]] | None = None
-
-
-def _security() -> tuple[Callable[[str], tuple[Flag, ...]], Callable[[str], bool]]:
-    global _SECURITY
-    from ..security.flags import flags, is_plain
-
-    _SECURITY = (flags, is_plain)
-    return _SECURITY
-
 
 Delimiter = Literal["angle", "url-prefix", "quote", "bracket", "markdown", "bare"]
 Kind = Literal["uri", "urn", "abbreviated", "email"]
@@ -116,7 +102,7 @@ class Reference:
         >>> [flag.name for flag in next(linkkit.finditer("see http://user:pw@0x7f.1/")).flags]
         ['userinfo', 'password', 'rare-ip-form']
         """
-        flags, is_plain = _SECURITY or _security()
+        flags, is_plain = link.SECURITY or link.security()
         uri = self.uri
         if is_plain(uri):  # nearly every reference: answered by one match, cheaper than a cache
             return ()
