@@ -61,12 +61,11 @@ def _prepared_and_scanned(document: str | bytes, encoding: str | None) -> tuple[
     when it differs from a tentative one (:class:`~linkkit.html.encoding.Sniffed`; HTML 13.2.6.4.4, and "change
     the encoding", 13.2.3.4, reads the document anew in it)."""
     prepared = _prepare(document, encoding)
-    scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
-    if prepared.tentative:
-        declared = next(filter(None, map(meta_codec, scan.metas)), None)
-        if declared is not None and declared != prepared.codec:
-            prepared = _prepare(document, declared)
-            scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
+    scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None,
+                 meta_codec if prepared.tentative else None)  # a <meta> is read only where it can change it
+    if scan.declared is not None and scan.declared != prepared.codec:
+        prepared = _prepare(document, scan.declared)
+        scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None)
     return prepared, scan
 
 

@@ -393,15 +393,15 @@ class _Scan(NamedTuple):
     found: list[_Found]
     base: _Found | None  # the first <base href> outside templates
     base_hrefs: set[int]  # the indices in found of every HTML <base href>
-    metas: list[dict[str, str]]  # the charset, http-equiv and content of each <meta> with a charset or content
+    declared: str | None  # the encoding the first <meta> declaring a known one declares, when asked (_scan)
 
 
-def _scan(view: str, codec: str | None) -> _Scan:
+def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str | None] | None = None) -> _Scan:
     """Tokenize *view* once, collecting the URLs in document order and the document's <base href>."""
     found: list[_Found] = []
     base: _Found | None = None
     base_hrefs: set[int] = set()
-    metas: list[dict[str, str]] = []
+    declared: str | None = None
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     position = 0
@@ -527,9 +527,10 @@ def _scan(view: str, codec: str | None) -> _Scan:
                 for name, place in GLOBAL_PLACES.items():
                     if name in attributes:
                         collect(tag, name, place, *attributes[name])
-                if tag == "meta" and ("charset" in attributes or "content" in attributes):
-                    metas.append({name: _decode(view, *attributes[name][:2], codec, True)[0]
-                                  for name in ("charset", "http-equiv", "content") if name in attributes})
+                if (declares is not None and declared is None and tag == "meta"
+                        and ("charset" in attributes or "content" in attributes)):
+                    declared = declares({name: _decode(view, *attributes[name][:2], codec, True)[0]
+                                         for name in ("charset", "http-equiv", "content") if name in attributes})
                 if tag == "meta" and "content" in attributes and "http-equiv" in attributes:
                     start, end, _ = attributes["http-equiv"]
                     if _decode(view, start, end, codec, True)[0].lower() == "refresh":
@@ -568,6 +569,6 @@ def _scan(view: str, codec: str | None) -> _Scan:
             position = len(view) if close == -1 else close + (3 if namespace != "html" else 1)
         else:  # "cut": a tag the end of the file cuts off is dropped (13.2.5.x eof-in-tag)
             break
-    return _Scan(found, base, base_hrefs, metas)
+    return _Scan(found, base, base_hrefs, declared)
 
 
