@@ -103,7 +103,7 @@ class Reference:
         ['userinfo', 'password', 'rare-ip-form']
         """
         flags, is_plain = link.SECURITY or link.security()
-        uri = self.uri
+        uri = self._fields[7] or self.raw  # .uri, one property call fewer
         if is_plain(uri):  # nearly every reference: answered by one match, cheaper than a cache
             return ()
         found: tuple[Flag, ...] | None = getattr(self, "_flags", None)
@@ -173,9 +173,9 @@ class Reference:
     @property
     def raw(self) -> str:
         """Exactly the input characters the reference occupies (``text[start:end]``), wrapping whitespace and all."""
-        string, start, end = self._fields[:3]
-        offset = self._fields[8]
-        return string[start - offset : end - offset]
+        fields = self._fields  # read once, and no tuple sliced: .uri of a plain reference is this (about 0.1 us)
+        offset = fields[8]
+        return fields[0][fields[1] - offset : fields[2] - offset]
 
     @property
     def unwrapped(self) -> str:
