@@ -241,7 +241,7 @@ _DOMAIN_RUN = _Pattern(rf"[\p{{L}}\p{{N}}.\-]{{0,{_RUN_ITEMS}}}+")
 # pays for the wrap; the wrap starts at the line break itself, so that a prose ": " costs one character's test.
 _SCHEME_LAST = _class(SCHEME_CHARS, minus=DIGIT)
 _SCHEME_COLON = (
-    rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\r\n][\t\n\r ]{{0,{MAX_WRAP - 1}}}+//)(?:"
+    rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\t\n\r ]{{1,{MAX_WRAP}}}+//)(?:"
     + "|".join(f"(?<={_SCHEME_LAST}{_class(DIGIT)}{{{digits}}}:)" for digits in range(5))
     + ")"
 )  # compiled with the hot path's run after it (_SCHEME_TRIGGER)
