@@ -649,6 +649,26 @@ _Candidate = tuple[Reference | None, int]  # the reference (None: not one) and t
 _Judge = Callable[[str, int, int, ScanOptions, "_ScanState"], _Candidate]
 
 
+def _wrapped_scheme(text: str, start: int, colon: int, floor: int) -> tuple[int, str] | None:
+    """The scheme whose tail starts at *start* after a line break inside ``<...>`` (rule 3: all whitespace there is
+    ignored, "<ht\n  tp://example.com/>"): where its head starts and the whole name, when head and tail make a
+    known scheme and a "<" (or "<URL:") opens before the head; else None."""
+    low = max(floor, start - MAX_WRAP)
+    end = start
+    while end > low and text[end - 1] in " \t\r\n":
+        end -= 1  # the wrapping whitespace, at most MAX_WRAP characters
+    if "\n" not in text[end:start]:
+        return None  # a space before the scheme, as in prose: the common case
+    head = _SCHEME_RUN_BACK.match(text, max(floor, end - MAX_SCHEME), end)
+    if head is None or text[head.start()] not in _ALPHA_SET:
+        return None
+    name = (head.group() + text[start:colon]).lower()
+    if name not in KNOWN_SCHEMES or _ANGLE_OPEN_BACK.match(text, max(floor, head.start() - 2 * MAX_WRAP - 4),
+                                                           head.start()) is None:
+        return None
+    return head.start(), name
+
+
 def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     """Walk back from a ":" to the scheme that ends there (RFC 3986 3.1): its start and name."""
     low = max(floor, colon - MAX_SCHEME)
@@ -664,6 +684,8 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
         start += 1
     glued_to_number = start > run.start() and text[start - 1] in _DIGIT_SET
     name = text[start:colon].lower()
+    if start > floor and text[start - 1] in "\n\t\r " and (wrapped := _wrapped_scheme(text, start, colon, floor)):
+        return wrapped
     if name in KNOWN_SCHEMES and not glued_to_number:
         return start, name
     # "e.g.http://..." -- a sentence glued to a known scheme by a full stop ("git+ssh" and "coap-x" stay whole).
