@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import IO, Any
@@ -22,8 +23,9 @@ class Progress:
             import tqdm
 
             tqdm.tqdm.monitor_interval = 0  # no monitor thread: pool workers are forked from this process
-            self.bar = tqdm.tqdm(file=stream, unit="B", unit_scale=True, unit_divisor=1024, dynamic_ncols=True,
-                                 leave=False, desc="linkkit")
+            width = _fixed_width(stream)
+            self.bar = tqdm.tqdm(file=stream, unit="B", unit_scale=True, unit_divisor=1024, ncols=width,
+                                 dynamic_ncols=width is None, leave=False, desc="linkkit")
 
     def add(self, *, size: int, links: int, failed: int, records: int = 1, binary: int = 0) -> None:
         """Count *records* more documents (one by default), with their *links*, *size* in bytes, the *failed* ones
@@ -63,3 +65,12 @@ class Progress:
             f"{self.bytes / 1e6:.1f} MB in {seconds:.2f} s ({self.bytes / 1e6 / seconds:.1f} MB/s), "
             f"{binary + self.binary} binary file(s) skipped, {self.errors} error(s)"
         )
+
+
+def _fixed_width(stream: IO[str]) -> int | None:
+    """None, so that the bar follows the terminal's width, unless the terminal tells none (a pseudo-terminal never
+    sized, as a container's may be: 0 columns, on which the bar drew nothing at all), then 80 columns."""
+    try:
+        return None if os.get_terminal_size(stream.fileno()).columns else 80
+    except (OSError, ValueError):  # no descriptor (an in-memory stream), or not a terminal's
+        return 80

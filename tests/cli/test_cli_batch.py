@@ -222,6 +222,24 @@ def test_progress_is_drawn_on_a_terminal_only(texts: Path, monkeypatch: pytest.M
     assert quiet.getvalue() == ""
 
 
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_progress_is_drawn_on_a_terminal_that_tells_no_width(texts: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a pseudo-terminal never sized (0 columns, as a container's may be): tqdm followed its width and drew nothing
+    master, slave = os.openpty()
+    terminal = io.TextIOWrapper(io.FileIO(slave, "w", closefd=True), encoding="utf-8", line_buffering=True)
+    monkeypatch.setattr(sys, "stderr", terminal)
+    try:
+        assert os.get_terminal_size(slave).columns == 0
+        assert cli.main(["extract", "-o", os.devnull, str(texts / "a.txt")]) == 0
+        terminal.flush()
+        shown = os.read(master, 65536).decode("utf-8")
+    finally:
+        terminal.close()
+        os.close(master)
+    assert "linkkit: 0.00B [00:00" in shown  # the bar, which the summary line below follows
+    assert "1 file(s), 1 record(s), 2 link(s)" in shown
+
 # -- a tree of files ---------------------------------------------------------------------------------------------------
 
 
