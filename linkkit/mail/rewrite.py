@@ -213,4 +213,4 @@ def absolute(link: MailLink) -> str:
     return link.uri if link.source == "html-attr" else link.raw
 
 
-__all__ = ["absolute", "absolutize", "rewrite"]
+__all__ = ["REWRITTEN_FIELDS", "absolute", "absolutize", "rewrite"]
