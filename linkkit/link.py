@@ -24,7 +24,7 @@ Spans are what each finder's input is made of: characters of a str, bytes of a b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, overload, runtime_checkable
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -65,19 +65,73 @@ class LinkLike(Protocol):
     def base(self) -> str | None: ...
 
 
-def only_group_zero(group: int, kind: str) -> None:
+def only_group_zero(group: object, kind: str) -> None:
     """A found link has only group 0, the whole link (``re.Match.group()`` of a pattern without groups)."""
     if group != 0:
         raise IndexError(f"no such group: {group!r} (a {kind} has only group 0)")
 
 
-class SpanMatch:
-    """:class:`re.Match`'s span methods for a found link that holds its ``_span`` and its ``raw`` text (group 0,
-    the whole link, is its only group), and its security flags computed on first read and kept in ``_flags``."""
+class GroupZero:
+    """:class:`re.Match`'s group methods for a found link whose only group is 0, the whole link as written
+    (``raw``): what ``re.Match`` gives for a pattern without sub-groups, with its ``span()``."""
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # each link's own
+
+        @property
+        def raw(self) -> str: ...
+
+        def span(self, group: int = 0) -> tuple[int, int]: ...
+
+    @overload
+    def group(self, group: int = 0, /) -> str: ...
+
+    @overload
+    def group(self, group: int, other: int, /, *groups: int) -> tuple[str, ...]: ...
+
+    def group(self, *groups: int) -> str | tuple[str, ...]:
+        """The link as written (``raw``) for group 0 (or none named); a tuple of them for several, as
+        ``re.Match.group(0, 0)``; any other group raises IndexError."""
+        for group in groups:
+            if group != 0:
+                only_group_zero(group, type(self).__name__)
+        return self.raw if len(groups) < 2 else (self.raw,) * len(groups)
+
+    def __getitem__(self, group: int) -> str:
+        return self.group(group)
+
+    def groups(self, default: None = None) -> tuple[()]:
+        """``()``, as ``re.Match.groups()`` gives for a pattern without sub-groups."""
+        return ()
+
+    def groupdict(self, default: None = None) -> dict[str, str]:
+        """``{}``, as ``re.Match.groupdict()`` gives for a pattern without named groups."""
+        return {}
+
+    @property
+    def lastindex(self) -> None:
+        """None: no sub-group matched (``re.Match.lastindex`` of a pattern without sub-groups)."""
+        return None
+
+    @property
+    def lastgroup(self) -> None:
+        """None: no named group matched (``re.Match.lastgroup``)."""
+        return None
+
+    @property
+    def regs(self) -> tuple[tuple[int, int]]:
+        """``(span(),)``: the span of each group, group 0 alone (``re.Match.regs``)."""
+        return (self.span(),)
+
+
+class SpanMatch(GroupZero):
+    """:class:`re.Match`'s span and group methods for a found link that holds its ``_span`` and its ``raw`` text
+    (group 0, the whole link, is its only group), and its security flags computed on first read and kept in
+    ``_flags``."""
 
     __slots__ = ()
     _span: tuple[int, int]
-    raw: str
     _flags: tuple[Flag, ...] | None
 
     def span(self, group: int = 0) -> tuple[int, int]:
@@ -97,12 +151,6 @@ class SpanMatch:
         if group != 0:
             only_group_zero(group, type(self).__name__)
         return self._span[1]
-
-    def group(self, group: int = 0) -> str:
-        """The link as written (``raw``), as ``re.Match.group()``."""
-        if group != 0:
-            only_group_zero(group, type(self).__name__)
-        return self.raw
 
     def _flags_in(self, uri: str, context: Context) -> tuple[Flag, ...]:
         """:func:`linkkit.security.flags` of *uri* found in *context*, computed on first read and kept."""

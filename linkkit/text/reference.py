@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Literal
 
 from .. import link
-from ..link import only_group_zero
+from ..link import GroupZero, only_group_zero
 
 if TYPE_CHECKING:
     from ..security.flags import Flag
@@ -26,7 +26,7 @@ Delimiter = Literal["angle", "url-prefix", "quote", "bracket", "markdown", "bare
 Kind = Literal["uri", "urn", "abbreviated", "email"]
 
 
-class Reference:
+class Reference(GroupZero):
     """One reference found by :func:`linkkit.finditer`; offsets are absolute in the scanned text.
 
     ``string`` is the text that was scanned.  For a stream (:func:`linkkit.scanner.finditer_stream`) it is only
@@ -193,6 +193,18 @@ class Reference:
         return self.uri
 
     @property
+    def pos(self) -> int:
+        """Where the scan of ``string`` began, as ``re.Match.pos``: ``offset`` (0 for a str)."""
+        return self._fields[8]
+
+    @property
+    def endpos(self) -> int:
+        """Where the scan of ``string`` ended, as ``re.Match.endpos``: just past ``string`` (its length for a
+        str, which is scanned whole)."""
+        fields = self._fields
+        return fields[8] + len(fields[0])
+
+    @property
     def where(self) -> str:
         """The kind of place that held the reference (:class:`linkkit.link.LinkLike`): its ``delimiter``."""
         return self.delimiter
@@ -201,22 +213,6 @@ class Reference:
     def base(self) -> None:
         """None: the scanner finds references, it does not resolve them (:class:`linkkit.link.LinkLike`)."""
         return None
-
-    def group(self, group: int = 0) -> str:
-        """The raw text of the reference, as ``re.Match.group()`` (there are no sub-groups)."""
-        only_group_zero(group, "Reference")
-        return self.raw
-
-    def groups(self, default: None = None) -> tuple[()]:
-        """``()``, as ``re.Match.groups()`` gives for a pattern without sub-groups."""
-        return ()
-
-    def groupdict(self, default: None = None) -> dict[str, str]:
-        """``{}``, as ``re.Match.groupdict()`` gives for a pattern without named groups."""
-        return {}
-
-    def __getitem__(self, group: int) -> str:
-        return self.group(group)
 
     def __repr__(self) -> str:
         return (
