@@ -111,6 +111,21 @@ def text_codec(label: str | None) -> str | None:
 # ks_c_5601-1987 mail windows-949 (Outlook's), big5 mail HKSCS.  Python's codecs of those names are the strict
 # sets.  A rewritten part is written in the superset it was read with, which its readers read.
 _SUPERSETS = {"gb2312": "gbk", "gbk": "gb18030", "euc_kr": "cp949", "big5": "big5hkscs"}
+# RFC 2781 4.3 (and the Unicode Standard 3.10, D98 and D101, for UTF-32): text labelled UTF-16 or UTF-32 is
+# big-endian unless a little-endian byte order mark starts it.  Python's codecs of those names read it in the
+# machine's order and write it with a mark in that order; the codec of one order reads and writes it as sent.
+_BYTE_ORDERS = {"utf-16": (b"\xff\xfe", "utf-16-le", "utf-16-be"),
+                "utf-32": (b"\xff\xfe\x00\x00", "utf-32-le", "utf-32-be")}
+
+
+def _in_byte_order(codec: str, data: bytes) -> str:
+    """The codec of the byte order *data* is in when *codec* leaves it open (UTF-16, UTF-32), else *codec*; a
+    byte order mark stays in the text as U+FEFF, so that the text encodes back to the same bytes."""
+    orders = _BYTE_ORDERS.get(codec)
+    if orders is None:
+        return codec
+    little_mark, little, big = orders
+    return little if data.startswith(little_mark) else big
 
 
 def decode_text(data: bytes, label: str | None) -> Decoded:
@@ -118,6 +133,7 @@ def decode_text(data: bytes, label: str | None) -> Decoded:
     superset the Encoding Standard reads that label as when the strict set lacks a character."""
     codec = text_codec(label) if label else "ascii"
     if codec is not None:
+        codec = _in_byte_order(codec, data)
         for reading in (codec, _SUPERSETS.get(codec)):
             if reading is None:
                 break

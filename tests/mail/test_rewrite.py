@@ -104,6 +104,17 @@ def test_only_the_changed_part_changes() -> None:
     assert bodies(new) == [b"nothing here", b"see hxxp://a.example/ now", b"http://attachment.example/"]
 
 
+def test_utf_16_is_written_back_in_the_byte_order_it_was_read_in() -> None:
+    # RFC 2781 4.3: no byte order mark means big-endian; a mark is kept with the order it names
+    for mark, codec in ((b"", "utf-16-be"), (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le")):
+        data = mark + "see http://a.example/ now\r\n".encode(codec)
+        message = (b"Content-Type: text/plain; charset=utf-16\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+                   + base64.b64encode(data) + b"\r\n")
+        assert [link.uri for link in mail.links(message)] == ["http://a.example/"]
+        (body,) = bodies(defang(message))
+        assert base64.b64decode(body) == mark + "see hxxp://a.example/ now\r\n".encode(codec)
+
+
 def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
     # RFC 3987 3.1: UTF-8, percent-encoded; a 7bit part stays ASCII (RFC 2045 2.7), a charset keeps what it has
     cases = [
