@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the finders are loaded on first use (linkkit's face): readi
 
 from .base import entity_base, is_absolute
 from .errors import Problem
+from .flowed import delsp_flowed, unflow
 from .message import ContentIds, Entity, content_ids, field_value, parse
 from .parts import Decoded, decode_text, decode_transfer, header_text, without_comments
 
@@ -59,7 +60,9 @@ class MailLink(SpanMatch):
     a relative reference was resolved against.  ``charset_fallback`` says the part's charset was unknown or lied
     and the text was read as UTF-8 or windows-1252; ``target_part`` is, for a ``cid:`` link (RFC 2392), the part
     whose Content-ID it names; ``inner`` is what the part's finder gave (a :class:`linkkit.Reference` for a
-    text/plain part, with ``.unwrapped`` and ``.outer_span()``; a :class:`linkkit.html.Link` for HTML).
+    text/plain part, with ``.unwrapped`` and ``.outer_span()``; a :class:`linkkit.html.Link` for HTML).  In a
+    ``format=flowed; delsp=yes`` part (RFC 3676 4.2) a reference may span soft line breaks: ``span()`` and ``raw``
+    are where it is written, breaks included, and ``inner`` is found in the part's text with them removed.
     """
 
     uri: str
@@ -73,7 +76,8 @@ class MailLink(SpanMatch):
     base: str | None = None
     charset_fallback: bool = False
     target_part: str | None = None
-    # What the finder of the part's type found (a linkkit.Reference, a linkkit.html.Link), spans in the part's text.
+    # What the finder of the part's type found (a linkkit.Reference, a linkkit.html.Link), spans in the part's text
+    # (a flowed part's without its soft line breaks).
     inner: Reference | html.Link | None = field(default=None, compare=False, repr=False)
     _flags: tuple[Flag, ...] | None = field(default=None, compare=False, repr=False)  # .flags, once read
 
@@ -176,10 +180,13 @@ def part_links(
     ctype, number = entity.content_type, entity.part
     found: list[MailLink] = []
     if ctype == "text/plain":
-        for ref in linkkit.finditer(text, abbreviated=abbreviated, emails=emails, refang=refang):
+        unflowed = unflow(text) if delsp_flowed(entity.type_field) else None
+        for ref in linkkit.finditer(text if unflowed is None else unflowed.text, abbreviated=abbreviated,
+                                    emails=emails, refang=refang):
+            start, end = ref.span() if unflowed is None else unflowed.span(*ref.span())
             found.append(
-                MailLink(ref.uri, ref.raw, ref.span(), ref.delimiter, number, ctype, "text", ref.kind, None, fallback,
-                         _target(ref.uri, ids), ref)
+                MailLink(ref.uri, text[start:end], (start, end), ref.delimiter, number, ctype, "text", ref.kind, None,
+                         fallback, _target(ref.uri, ids), ref)
             )
         return found
     for link in linkkit.html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails,

@@ -64,6 +64,12 @@ def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], 
                                 abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
 
 
+def _unchanged(value: str, link: MailLink) -> bool:
+    """Whether *value* leaves *link* as it is: its text as written, or as its finder read it (a reference of a
+    ``format=flowed; delsp=yes`` part without its soft line breaks, RFC 3676 4.2, which stay)."""
+    return value == link.raw or (link.inner is not None and value == link.inner.raw)
+
+
 def _part_edit(part: TextPart, ids: ContentIds, repl: Repl | str, options: ScanOptions,
                anchors: bool) -> Edit | None:
     found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
@@ -72,7 +78,7 @@ def _part_edit(part: TextPart, ids: ContentIds, repl: Repl | str, options: ScanO
         value = repl if isinstance(repl, str) else repl(link)
         if not isinstance(value, str):
             raise TypeError(f"repl must return a str, not {type(value).__name__} (for {link!r})")
-        if value != link.raw:
+        if not _unchanged(value, link):
             new[index] = _fitted(value, part)
     if not new:
         return None

@@ -115,6 +115,19 @@ def test_utf_16_is_written_back_in_the_byte_order_it_was_read_in() -> None:
         assert base64.b64decode(body) == mark + "see hxxp://a.example/ now\r\n".encode(codec)
 
 
+def test_a_flowed_reference_is_replaced_where_it_is_written_and_its_soft_breaks_stay_when_it_is_not() -> None:
+    # RFC 3676 4.2: the span is where the reference is sent, its soft line break included; repl giving it back as
+    # written or as read (the break gone, as the command line's text options give it) leaves the part as it was
+    message = (b"Content-Type: text/plain; format=flowed; delsp=yes\r\n\r\n> see http://a.example/lo \r\n"
+               b"> ng/x now\r\n")
+    (link,) = mail.links(message)
+    assert (link.span(), link.raw, link.uri) == ((6, 34), "http://a.example/lo \r\n> ng/x", "http://a.example/long/x")
+    for unchanged in (lambda link: link.raw, lambda link: link.uri):
+        assert mail.rewrite(message, unchanged) == message
+    assert bodies(defang(message)) == [b"> see hxxp://a.example/lo \r\n> ng/x now\r\n"]  # the break as written
+    assert bodies(mail.rewrite(message, "https://b.example/")) == [b"> see https://b.example/ now\r\n"]
+
+
 def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
     # RFC 3987 3.1: UTF-8, percent-encoded; a 7bit part stays ASCII (RFC 2045 2.7), a charset keeps what it has
     cases = [
