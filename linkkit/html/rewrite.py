@@ -274,6 +274,7 @@ def rewrite(
     abbreviated: bool = True,
     emails: bool = False,
     anchors: bool = False,
+    refang: bool = False,
 ) -> Document:
     """*document* with each URL replaced by ``repl(link)``; every other byte is copied as it is.
 
@@ -283,9 +284,12 @@ def rewrite(
     when it must). The result has the type of *document*. With *text*, the references of the visible text are
     links too (see :func:`links`); a new value there is written as text (``&``, ``<``, ``>`` escaped). With
     *anchors* too, the text of an ``<a href>`` is read as well: a rewriting that must reach every URL written
-    (redaction, defanging) changes ``<a href="http://u:pw@h/">http://u:pw@h/</a>`` in both places.
+    (redaction, defanging) changes ``<a href="http://u:pw@h/">http://u:pw@h/</a>`` in both places. With *refang*
+    too, the visible text's defanged spellings are links (see :func:`links`): redaction must reach the password of
+    a report's ``hxxp[:]//u:pw@evil[.]example/`` as :func:`linkkit.security.redact_text` does.
     """
-    resolved = _resolved(document, base_url, encoding, _text_options(text, abbreviated, emails, anchors))
+    options = _text_options(text, abbreviated, emails, anchors, refang)
+    resolved = _resolved(document, base_url, encoding, options)
     codec, edits = _edits(resolved, [repl(link) for link in resolved.links()])
     del resolved  # the decoded text and the URLs found are not needed to write: not held while the output grows
     return _apply(document, codec, edits)

@@ -41,6 +41,29 @@ def test_visible_text_references(document: str, uris: str) -> None:
     assert all(link.tag != "#text" for link in html.links(text))
 
 
+@pytest.mark.parametrize(("document", "uris", "rewritten"), load_table("html/visible_text_refang.txt"))
+def test_defanged_references_of_the_visible_text_with_refang(document: str, uris: str, rewritten: str) -> None:
+    text, spans = marked(document)
+    found = [link for link in html.links(text, text=True, refang=True) if link.tag == "#text"]
+    assert [link.span() for link in found] == spans
+    assert (" ".join(link.uri for link in found) or "-") == uris
+    assert html.rewrite(text, lambda link: link.uri, text=True, refang=True) == rewritten
+    assert html.rewrite(text, lambda link: link.raw, text=True, refang=True) == text
+    data = text.encode("utf-8")
+    assert html.rewrite(data, lambda link: link.uri, text=True, refang=True) == rewritten.encode("utf-8")
+    # off by default: no defanged spelling is read back
+    assert not {link.uri for link in html.links(text, text=True)} & set(uris.split())
+
+
+def test_redaction_reaches_a_defanged_password_in_the_text_with_refang() -> None:
+    from linkkit.security.redact import Redaction, replacer
+
+    document = b'<p>C2: hxxp[:]//bot:pw@evil[.]example/</p><a href="http://u:pw2@h.example/">hxxp://u:pw2@h[.]example/</a>'
+    redacted = html.rewrite(document, replacer(Redaction.of()), text=True, anchors=True, refang=True)
+    assert redacted == (b'<p>C2: hxxp[:]//bot:***@evil[.]example/</p><a href="http://u:***@h.example/">'
+                        b"hxxp://u:***@h[.]example/</a>")
+
+
 def test_an_anchors_text_is_read_only_when_asked_for() -> None:
     document = '<a href="http://a.example/">see http://a.example/ &amp; www.b.example</a> http://c.example/'
     assert [link.uri for link in html.links(document, text=True) if link.tag == "#text"] == ["http://c.example/"]
