@@ -176,12 +176,13 @@ def redact_html(
     redaction: Redaction | None = None, encoding: str | None = None,
 ) -> Document:
     """An HTML *document* (str or bytes) with every URL it holds redacted in place, the links of its visible text
-    too, an anchor's text included (:func:`linkkit.html.rewrite`): a secret shown is a secret leaked. Every other
-    byte is copied. The keywords are :func:`redact_text`'s."""
+    too, an anchor's text included, and the defanged references of that text, as :func:`redact_text` reads them
+    (:func:`linkkit.html.rewrite`): a secret shown is a secret leaked. Every other byte is copied. The keywords
+    are :func:`redact_text`'s."""
     from .. import html
 
     redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
-    return html.rewrite(document, replacer(redaction), encoding=encoding, text=True, anchors=True)
+    return html.rewrite(document, replacer(redaction), encoding=encoding, text=True, anchors=True, refang=True)
 
 
 def redact_message(

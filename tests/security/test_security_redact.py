@@ -77,6 +77,20 @@ def test_redact_text_reaches_defanged_references() -> None:
     )
 
 
+@pytest.mark.parametrize("document", [REPORT_PAGE := (
+    '<p>C2 hxxp[:]//bot:pw@evil[.]example/gate?token=abc and www[.]evil[.]example/?sid=9</p>'
+    '<a href="http://u:pw@a.example/">hxxp://u:pw@a[.]example/</a>'
+), REPORT_PAGE.encode()])
+def test_redact_html_reaches_the_defanged_references_of_its_visible_text(document: str | bytes) -> None:
+    # The visible text is text (issue 12: "in text, HTML and mail"): a page of a threat report shows the same
+    # secrets as the report, each masked where it is written; an attribute is a URL as it stands.
+    expected = (
+        '<p>C2 hxxp[:]//bot:***@evil[.]example/gate?token=*** and www[.]evil[.]example/?sid=***</p>'
+        '<a href="http://u:***@a.example/">hxxp://u:***@a[.]example/</a>'
+    )
+    assert redact_html(document, redaction=TOKEN) == (expected if isinstance(document, str) else expected.encode())
+
+
 def test_redact_html_writes_each_value_for_its_place_and_copies_every_other_byte() -> None:
     document = (b"<!doctype html><p title='x'>Hi <a href=\"https://u:p@x.example/?token=1&amp;a=2\">x</a>"
                 b"<img src=/clean.png> see https://x.example/?token=2 &amp; more</p>")
