@@ -14,6 +14,7 @@ from linkkit import mail
 URLS = st.sampled_from([
     "http://a.example/x", "https://b.example/caf\u00e9?q=1&r=2", "<http://c.example/\n wrapped>", "www.example.org/p",
     "cid:part@example", "../rel/a.png", "\u8cc7\u6599", "=", "--b", "From ", "&amp;", "\r", "",
+    "http://d.example/lo \r\nng \n> q \n>  r", "-- \n",  # soft line breaks of format=flowed (RFC 3676)
 ])
 TEXTS = st.lists(st.one_of(URLS, st.text(max_size=12)), max_size=6).map(" ".join)
 HTML = st.lists(
@@ -39,7 +40,8 @@ def leaves(draw: st.DrawFn) -> tuple[list[str], bytes]:
         data = base64.encodebytes(data)
     headers = []
     if ctype:
-        headers.append(f"Content-Type: {ctype}" + (f"; charset={charset}" if charset else ""))
+        flowed = "; format=flowed; delsp=yes" if ctype == "text/plain" and draw(st.booleans()) else ""
+        headers.append(f"Content-Type: {ctype}" + (f"; charset={charset}" if charset else "") + flowed)
     if encoding:
         headers.append(f"Content-Transfer-Encoding: {encoding}")
     if draw(st.booleans()):
