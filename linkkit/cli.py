@@ -368,7 +368,7 @@ def add_extract(commands: Subcommands) -> None:
     parser.add_argument(
         "--refang", action="store_true",
         help="also find the defanged references of threat reports in texts and in messages' text parts "
-        "(hxxps://evil[.]example/): the URI refanged, raw and span as written; each text is read whole",
+        "(hxxps://evil[.]example/): the URI refanged, raw and span as written",
     )
     parser.set_defaults(run=run_extract, check=_check_extract, parser=parser)
 

@@ -555,8 +555,8 @@ class Lines:
     characters before the end of what the stream has read (its memory bound), so older chunks are only counted.
     """
 
-    def __init__(self, keep: int) -> None:
-        self.keep = keep
+    def __init__(self, keep: int | None) -> None:
+        self.keep = keep  # None: only :meth:`settle` lets text go
         self.chunks: deque[str] = deque()
         self.held = 0
         self.base = 0  # offset of chunks[0]
@@ -567,9 +567,15 @@ class Lines:
     def feed(self, chunk: str) -> str:
         self.chunks.append(chunk)
         self.held += len(chunk)
-        while len(self.chunks) > 1 and self.held - len(self.chunks[0]) >= self.keep:
+        keep = self.keep
+        while keep is not None and len(self.chunks) > 1 and self.held - len(self.chunks[0]) >= keep:
             self._advance(self.base + len(self.chunks[0]))
         return chunk
+
+    def settle(self, offset: int) -> None:
+        """Count the text before *offset*, before which no offset will be located, and let it go: for a stream
+        whose references may lag behind by more than a fixed reach (read back from their defanged spellings)."""
+        self._advance(max(offset, self.cursor))
 
     def locate(self, offset: int) -> tuple[int, int]:
         """The 1-based line and column of *offset*, which is not before the last offset located."""

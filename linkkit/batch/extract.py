@@ -7,6 +7,7 @@ order.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import io
@@ -29,6 +30,8 @@ from .formats import LINE, LinkLine, link_lines
 
 if TYPE_CHECKING:
     from ..security.flags import Context
+    from ..security.refang import Edit
+    from ..text.reference import Reference
 
 
 @functools.cache
@@ -56,7 +59,7 @@ class ExtractOptions:
     headers: bool = False
     unique: bool = False
     flags: bool = False  # each record's "flags" (linkkit.security.flags)
-    refang: bool = False  # a text's defanged references read back (linkkit.finditer's refang; the text read whole)
+    refang: bool = False  # a text's defanged references read back (linkkit.finditer's refang)
     # Past SPILL_SIZE bytes, a document's output goes to a temporary file on this machine, which the writer copies
     # and removes: memory stays bounded whatever the document's size. Not for Dask, whose results travel.
     spill: bool = False
@@ -126,17 +129,163 @@ HTML_ATTRIBUTES = ("tag", "attr")
 TEXT_ATTRIBUTES = ("delimiter",)
 
 
-def text_rows(chunks: Iterable[str], options: dict[str, Any], places: bool) -> Iterator[Row]:
-    """Each reference of a text read in chunks, with its 1-based line and column when *places* asks for them."""
-    finditer_stream = _text().finditer_stream
+def text_rows(chunks: Iterable[str], options: dict[str, Any], places: bool, *, refang: bool = False,
+              ) -> Iterator[Row]:
+    """Each reference of a text read in chunks, with its 1-based line and column when *places* asks for them; its
+    defanged references too with *refang* (:class:`RefangedStream`)."""
     if not places:
-        for ref in finditer_stream(chunks, chunk_size=CHUNK_SIZE, **options):
+        for ref in stream_references(chunks, options, refang=refang):
             yield ref, None, None
         return
-    lines = Lines(keep=stream_reach(options))
-    fed = (lines.feed(chunk) for chunk in chunks)
-    for ref in finditer_stream(fed, chunk_size=CHUNK_SIZE, **options):
+    if not refang:
+        lines = Lines(keep=stream_reach(options))
+        fed = (lines.feed(chunk) for chunk in chunks)
+        for ref in stream_references(fed, options):
+            yield ref, *lines.locate(ref.start())
+        return
+    # a reference read back lags further behind in the text as written than the reach: the stream says how far
+    refanging = RefangedStream(stream_reach(options))
+    lines = Lines(keep=None)
+
+    def settled() -> Iterator[str]:
+        for chunk in chunks:
+            lines.settle(refanging.settled())
+            yield lines.feed(chunk)
+
+    for ref in stream_references(settled(), options, refanging=refanging):
         yield ref, *lines.locate(ref.start())
+
+
+def stream_references(chunks: Iterable[str], options: dict[str, Any], *, refang: bool = False,
+                      refanging: RefangedStream | None = None, chunk_size: int | None = None) -> Iterator[Reference]:
+    """The references :func:`linkkit.text.finditer_stream` finds in *chunks* (read *chunk_size* characters at a
+    time, CHUNK_SIZE by default); with *refang* (or a *refanging* of the caller's, to ask how far it has settled)
+    its defanged ones too, as ``finditer(text, refang=True)``."""
+    finditer_stream = _text().finditer_stream
+    size = CHUNK_SIZE if chunk_size is None else chunk_size
+    if refanging is None and refang:
+        refanging = RefangedStream(stream_reach(options))
+    if refanging is None:
+        return finditer_stream(chunks, chunk_size=size, **options)  # type: ignore[no-any-return]
+    return map(refanging.as_written, finditer_stream(refanging.reading(chunks), chunk_size=size, **options))
+
+
+# How far either side of a defanged spelling linkkit.security.refang reads to judge it (a character or a few, and
+# back and ahead of a "(.)" a host name's 255, RFC 1034 3.1), with room to spare.
+REFANG_CONTEXT = 512
+
+
+class RefangedStream:
+    """A text read in chunks with its defanged spellings read back (:func:`linkkit.security.refanged`) a window
+    at a time, and each reference found in that reading put back where it is written: what
+    ``finditer(text, refang=True)`` finds, in bounded memory (a log too large to hold, redacted). A spelling is
+    judged by at most REFANG_CONTEXT characters around it, so a window with that much text on either side reads
+    it as the whole text does; the spans map back as :meth:`Refanged.original_span` maps them."""
+
+    def __init__(self, reach: int) -> None:
+        self.reach = reach  # how far back in the reading the next reference found may start (stream_reach)
+        self.window = ""  # the text as written from *window_start* on: what is read back next, with its context
+        self.window_start = 0
+        self.done = 0  # the text as written is read back up to here,
+        self.read = 0  # which is this far into the reading
+        self.edits: list[Edit] = []  # each spelling read back (offsets from the start), from one before *settled*
+        self.starts: list[int] = []  # each edit's offset in the reading, for bisecting
+        self.spellings: list[str] = []  # each edit's text as written
+
+    def reading(self, chunks: Iterable[str]) -> Iterator[str]:
+        """The text of *chunks*, its defanged spellings read back."""
+        pending: list[str] = []  # joined once they are worth a window: tiny chunks are not copied one by one
+        unread = len(self.window)
+        for chunk in chunks:
+            pending.append(chunk)
+            unread += len(chunk)
+            if unread > 4 * REFANG_CONTEXT:
+                self.window += "".join(pending)
+                pending.clear()
+                yield self._read_back(final=False)
+                unread = self.window_start + len(self.window) - self.done
+        self.window += "".join(pending)
+        last = self._read_back(final=True)
+        if last:
+            yield last
+
+    def _read_back(self, *, final: bool) -> str:
+        """The reading of the window's text after *done*, less its last REFANG_CONTEXT characters (their context
+        is still to come) unless the text ends there."""
+        from ..security.refang import Edit, refanged  # loaded when refanging is asked for
+
+        base, window = self.window_start, self.window
+        stop = base + len(window) - (0 if final else REFANG_CONTEXT)
+        floor = self.read - self.reach  # no reference found from now on starts before this in the reading
+        pieces: list[str] = []
+        copied, read = self.done, self.read
+        for edit in refanged(window).edits:
+            start = base + edit.start
+            if start < self.done:
+                continue  # context read back already
+            if start >= stop:
+                break
+            pieces.append(window[copied - base : edit.start])
+            read += len(pieces[-1])
+            self.edits.append(Edit(start, base + edit.end, read, edit.text))
+            self.starts.append(read)
+            self.spellings.append(window[edit.start : edit.end])
+            pieces.append(edit.text)
+            read += len(edit.text)
+            copied = base + edit.end
+        stop = max(stop, copied)  # a spelling that starts before the stop is read whole
+        pieces.append(window[copied - base : stop - base])
+        self.done, self.read = stop, read + len(pieces[-1])
+        kept = max(0, stop - REFANG_CONTEXT - base)
+        self.window, self.window_start = window[kept:], base + kept
+        self._forget(floor)
+        return "".join(pieces)
+
+    def _forget(self, floor: int) -> None:
+        """Let go of the edits before the last one at or before *floor* in the reading (no span maps through them),
+        once they are half of those held."""
+        before = bisect.bisect_right(self.starts, floor) - 1
+        if before > len(self.edits) // 2:
+            del self.edits[:before], self.starts[:before], self.spellings[:before]
+
+    def settled(self) -> int:
+        """The offset in the text as written before which no reference found from now on starts."""
+        from ..security.refang import Refanged
+
+        position = self.read - self.reach
+        index = bisect.bisect_right(self.starts, position) - 1
+        if position <= 0 or index < 0:
+            return max(0, position)
+        last = Refanged("", "", (self.edits[index],), (self.starts[index],))
+        return last.original_span(position, position)[0]
+
+    def as_written(self, ref: Reference) -> Reference:
+        """*ref*, found in the reading, with its spans and its text (``.raw``, ``.string``) as written; ``.uri``
+        is still the reading's."""
+        from ..security.refang import Refanged
+        from ..text.reference import Reference
+
+        outer_start, outer_end = ref.outer_span()
+        first = max(0, bisect.bisect_right(self.starts, outer_start - 1) - 1)
+        last = bisect.bisect_right(self.starts, outer_end)
+        if first == last:
+            return ref  # no spelling read back before it or in it
+        reading = Refanged("", "", tuple(self.edits[first:last]), tuple(self.starts[first:last]))
+        start, end = reading.original_span(*ref.span())
+        written_start, written_end = reading.original_span(outer_start, outer_end)
+        string, offset = ref.string, ref.offset
+        pieces: list[str] = []
+        at = outer_start
+        for index in range(first, last):
+            edit = self.edits[index]
+            if edit.new_start + len(edit.text) <= outer_start:
+                continue  # the spelling before the reference: it only shifts the offsets
+            # a spelling the reference starts inside of is written whole, as its span covers it
+            pieces += (string[at - offset : max(at, edit.new_start) - offset], self.spellings[index])
+            at = edit.new_start + len(edit.text)
+        pieces.append(string[at - offset : outer_end - offset])
+        return Reference("".join(pieces), written_start, start, end, written_start, written_end, ref.uri,
+                         ref.delimiter, ref.kind, ref.alternatives, ref.truncated)
 
 
 class HeaderURI(NamedTuple):
@@ -322,12 +471,7 @@ def _streamed_rows(document: Document, source: Input, options: ExtractOptions, m
             undecodable = Undecodable()
             rest = io.BytesIO() if cut else stream  # cut within its first bytes: the text is those bytes
             chunks = _until_cut(decoded_chunks(source, encoding, head, rest, undecodable), cut)
-            if options.refang:  # the stream scanner does not refang: the text is read whole
-                text = "".join(chunks)
-                refs = _text().finditer(text, **options.scanner, refang=True)
-                yield from _placed(text, "\n", refs) if places else [(ref, None, None) for ref in refs]
-            else:
-                yield from text_rows(chunks, options.scanner, places)
+            yield from text_rows(chunks, options.scanner, places, refang=options.refang)
             if cut:  # a compressed file cut short: every link of the text before the cut is out already
                 raise InputError(source.label, f"cannot decompress further: {cut[0]}")
     finally:

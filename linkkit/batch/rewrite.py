@@ -31,11 +31,12 @@ from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
 from ..sources.warc import is_warc
 from ..text.reference import Reference
-from ..text.stream import finditer_stream
 from ..uri.model import compose, parse
 from ..uri.normalization import normalize
 from ..uri.resolution import Base
-from .extract import Outcome, problem_warning, scanner_options, stream_reach, warn_undecodable
+from .extract import (
+    Outcome, RefangedStream, problem_warning, scanner_options, stream_reach, stream_references, warn_undecodable,
+)
 
 # A message's transformation (rewrite, absolutize): its bytes in, the new bytes out, each defect it read past given
 # to the function passed with them.
@@ -142,24 +143,31 @@ class _Held:
 
 
 def rewrite_stream(
-    chunks: Iterable[str], replace: Callable[[Reference], str], options: dict[str, Any], write: Callable[[str], None]
+    chunks: Iterable[str], replace: Callable[[Reference], str], options: dict[str, Any], write: Callable[[str], None],
+    *, refang: bool = False,
 ) -> bool:
-    """Write the text of *chunks* with each reference's span replaced (``linkkit.sub`` on the whole text), holding
-    only about :func:`stream_reach` characters; True when some reference was replaced by a different text."""
+    """Write the text of *chunks* with each reference's span replaced (``linkkit.sub`` on the whole text, its
+    defanged references too with *refang*), holding only about :func:`stream_reach` characters; True when some
+    reference was replaced by a different text."""
     held = _Held()
     reach = stream_reach(options)
+    refanging = RefangedStream(reach) if refang else None
 
     def fed() -> Iterator[str]:
         for chunk in chunks:
             held.append(chunk)
-            if held.end - reach > held.start:  # no reference starts that far back: that text is final
-                write(held.cut(held.end - reach))
+            # no reference starts before this: the text before it is final
+            settled = held.end - reach if refanging is None else refanging.settled()
+            if settled > held.start:
+                write(held.cut(settled))
             yield chunk
 
     changed = False
-    for ref in finditer_stream(fed(), chunk_size=CHUNK_SIZE, **options):
+    for ref in stream_references(fed(), options, refanging=refanging, chunk_size=CHUNK_SIZE):
         start, end = ref.span()
-        write(held.cut(start))
+        # read back, two references may share a spelling (hxxp cut by --max-length inside its "http"): the first
+        # one's span covers it whole, and the next starts after it, as linkkit.sub copies them
+        write(held.cut(max(start, held.start) if refanging is not None else start))
         new = replace(ref)
         changed |= new != held.cut(end)
         write(new)
@@ -258,8 +266,9 @@ def rewrite_text(
     out.write(encoding.bom)
     scanner = scanner_options(args.abbreviated, args.emails, args.max_length)
     try:
+        # a redaction reads defanged references as redact_text does: hxxp[:]//u:pw@evil[.]example/ holds a password
         changed = rewrite_stream(chunks, tallied(replacement(args), tally), scanner,
-                                 lambda text: out.write(encoded(text, encoder)))
+                                 lambda text: out.write(encoded(text, encoder)), refang=redaction(args) is not None)
         out.write(encoder.encode("", final=True))
     except UnicodeEncodeError as error:  # a replacement the input's encoding cannot hold
         unencodable = error.object[error.start : error.end]
@@ -285,8 +294,10 @@ def rewrite_html(source: Input, data: bytes, args: Any, out: Output, tally: Tall
     an anchor's text included, replaced where they are (:func:`linkkit.html.rewrite`), every other byte copied,
     its links counted into *tally*; True when it changed."""
     try:
+        # a redaction reads the visible text's defanged references, as redact_html does
         new = html.rewrite(data, tallied(html_replacement(args), tally), encoding=source.encoding, text=True,
-                           abbreviated=args.abbreviated, emails=args.emails, anchors=True)
+                           abbreviated=args.abbreviated, emails=args.emails, anchors=True,
+                           refang=redaction(args) is not None)
     except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
         raise InputError(source.label, str(error)) from None
     out.write(new)

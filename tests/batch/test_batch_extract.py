@@ -7,11 +7,15 @@ import io
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 import linkkit
 from linkkit.batch import extract as extract_module
-from linkkit.batch.extract import ExtractOptions, extract
+from linkkit.batch.extract import ExtractOptions, RefangedStream, extract
 from linkkit.sources import Document
+from linkkit.text import finditer_stream
+from linkkit.text.stream import stream_reach
 
 TEXT = "".join(f"line {i} <http://example.org/{i}> and www.example.com/{i}, see\n" for i in range(3000)).encode()
 
@@ -45,3 +49,53 @@ def test_a_stream_cut_short_gives_every_reference_read_before_the_cut_then_the_e
     assert outcome.failed == 1
     assert outcome.messages == [f"linkkit: error: {path}: cannot decompress further: Compressed file ended before "
                                 "the end-of-stream marker was reached"]
+
+
+# -- a stream's defanged references read back --------------------------------------------------------------------------
+
+DEFANGED_PIECES = st.sampled_from([
+    "hxxp[:]//", "hXXps://", "h**p://", "[://]", "evil[.]example", "a(.)b", "x[dot]y", "{.}", "[@]", "u:pw", "/p",
+    " ", "\n", "www[.]", "http://ok.example/", "<", ">", "(", ")", "[.]", "mailto[:]", "é", "\u2010\n", "-", ".",
+])
+
+
+@given(st.lists(DEFANGED_PIECES, max_size=200).map("".join), st.integers(1, 700), st.integers(1, 90),
+       st.integers(6, 60))
+# Found while writing it: --max-length cut a reference inside the "http" read from "hxxp", so the next one started
+# inside that spelling: its text as written had come out with a slice running backwards ("ttp://[.hxxp").
+@example(text="www[.]hxxp[:]//[.].\n(w" * 3, piece=5, chunk_size=7, max_length=9)
+def test_a_stream_read_back_finds_what_finditer_refang_finds_in_the_whole_text(
+    text: str, piece: int, chunk_size: int, max_length: int
+) -> None:
+    # RefangedStream reads a window at a time (REFANG_CONTEXT either side); each reference is put back where it is
+    # written, its spans and raw text as finditer(text, refang=True) gives them, the edits behind the stream's
+    # reach let go (the text repeated past one and a half times the reach)
+    reach = stream_reach(chunk_size, max_length)
+    text *= 3 * reach // 2 // max(1, len(text)) + 1
+    refanging = RefangedStream(reach)
+    pieces = iter([text[at:at + piece] for at in range(0, len(text), piece)])
+    found = [refanging.as_written(ref) for ref in
+             finditer_stream(refanging.reading(pieces), chunk_size=chunk_size, max_length=max_length)]
+    whole = list(linkkit.finditer(text, refang=True, max_length=max_length))
+    assert found == whole
+    assert [ref.raw for ref in found] == [ref.raw for ref in whole]
+    for ref in found:
+        outer_start, outer_end = ref.outer_span()
+        assert ref.string[outer_start - ref.offset : outer_end - ref.offset] == text[outer_start:outer_end]
+
+
+def test_extract_refang_of_a_long_stream_gives_the_lines_and_columns_of_the_whole_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # read back, a reference lags further behind the text as written than the reach: the lines are counted up to
+    # where the stream has settled, not a fixed reach back
+    monkeypatch.setattr(extract_module, "CHUNK_SIZE", 61)
+    text = "".join(f"{i} h**p://u:pw@evil[.]example/{i} [.][.][.][.][.] x[dot]y(dot)z\n" for i in range(3000))
+    options = {"abbreviated": True, "emails": False, "max_length": 40}
+    rows = list(extract_module.text_rows(iter([text[at:at + 97] for at in range(0, len(text), 97)]), options,
+                                         True, refang=True))
+    whole = list(linkkit.finditer(text, refang=True, max_length=40))
+    assert [(ref.span(), ref.raw, ref.uri) for ref, _, _ in rows] == [(ref.span(), ref.raw, ref.uri) for ref in whole]
+    assert [(line, column) for _, line, column in rows] == [
+        (text.count("\n", 0, ref.start()) + 1, ref.start() - text.rfind("\n", 0, ref.start())) for ref in whole]
+    assert rows[-1][1:] == (3000, 6)

@@ -978,6 +978,53 @@ def test_redact_query_takes_its_names_and_leaves_the_files_after_them(
     assert path.read_text(encoding="utf-8") == QUERY_TEXT  # written to standard output, the file untouched
 
 
+REPORT = ("C2 hxxp[:]//bot:pw@evil[.]example/gate?sid=9&x=1, then h**ps://u:pass@203.0.113[.]7/ and "
+          "www[.]evil[.]example/?sid=8 (hXXp[://]admin:hunter2@c2(.)evil(dot)example/) http://a:b@ok.example/\n")
+
+
+@pytest.mark.parametrize(("options", "keywords", "first"), [
+    (["--redact"], {}, "C2 hxxp[:]//bot:***@evil[.]example/gate?sid=9&x=1, then h**ps://u:***@203.0.113[.]7/"),
+    (["--redact", "--drop-userinfo"], {"drop_userinfo": True}, "C2 hxxp[:]//evil[.]example/gate?sid=9&x=1, then"),
+    (["--redact-query", "sid", "--"], {"query": ["sid"]}, "C2 hxxp[:]//bot:***@evil[.]example/gate?sid=***&x=1,"),
+])
+@pytest.mark.parametrize("lines", [1, 2000])  # 2,000 lines: past the stream's reach with --max-length 100
+@pytest.mark.parametrize("stdin", [False, True])
+def test_rewrite_redact_masks_the_secrets_of_defanged_references_as_redact_text_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], options: list[str],
+    keywords: dict[str, object], first: str, lines: int, stdin: bool,
+) -> None:
+    # a threat report's defanged URL carries the same password: the streamed rewrite read it without refanging
+    # (hxxp[:]//bot:pw@evil[.]example/ kept pw), where linkkit.security.redact_text reads it refanged
+    from linkkit.security import redact_text
+
+    text = REPORT * lines
+    path = write(tmp_path, "report.txt", text)
+    if stdin:
+        set_stdin(monkeypatch, text.encode())
+    assert cli.main(["rewrite", "--max-length", "100", *options, "-" if stdin else str(path)]) == 0
+    out = capsys.readouterr().out
+    # each line on its own, as redact_text masks it (a failing comparison of the whole text would be slow to show)
+    assert set(out.splitlines(keepends=True)) == {redact_text(REPORT, **keywords)}  # type: ignore[arg-type]
+    assert len(out) == len(redact_text(REPORT, **keywords)) * lines  # type: ignore[arg-type]
+    assert out.startswith(first)
+    assert "pw@" not in out and "hunter2" not in out and "pass@" not in out
+    assert path.read_text(encoding="utf-8") == text  # written to standard output, the file untouched
+
+
+def test_rewrite_redact_masks_the_defanged_references_of_an_html_pages_visible_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as redact_html does (html.rewrite refang=True): the page's text kept hxxp[:]//bot:pw@evil[.]example/'s password
+    page = ('<p>C2 hxxp[:]//bot:pw@evil[.]example/ and <a href="http://u:pw2@a.example/?sid=1">'
+            "hxxp://u:pw2@a[.]example/?sid=1</a></p>\n")
+    path = write(tmp_path, "report.html", page)
+    assert cli.main(["rewrite", "--redact-query", "sid", "--", str(path)]) == 0
+    assert capsys.readouterr().out == (
+        '<p>C2 hxxp[:]//bot:***@evil[.]example/ and <a href="http://u:***@a.example/?sid=***">'
+        "hxxp://u:***@a[.]example/?sid=***</a></p>\n")
+    assert path.read_text(encoding="utf-8") == page
+
+
 @pytest.mark.parametrize("part", [
     b"Content-Type: text/plain\n\nIOC: hxxps://evil[.]example/a and http://ok.example/b\n",
     b"Content-Type: text/html\n\n<p>IOC: hxxps://evil[.]example/a &amp; <a href=http://ok.example/b>b</a>\n",
