@@ -21,7 +21,8 @@ takes one built before (its ``html/`` and ``text/`` folders). Then, in one run:
    cores allow at most with that split.
 5. 1,000 tiny files: the CPU time each file adds (1,000 files against 1), against a bare Python open + read loop
    and against scanning the same texts alone (``linkkit.finditer``).
-6. Peak memory (maximum resident set) of each linkkit process, from ``wait4``.
+6. Peak memory (maximum resident set) of each linkkit process, from ``wait4`` in a launcher of its own
+   (``processes.py``: a process started by this one would count this one's peak as its own).
 
 Only loopback is used. Nothing is written outside ``--work`` (default: a new temporary folder).
 """
@@ -42,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import NamedTuple
+
+import processes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,17 +74,12 @@ with open(sys.argv[1], "rb") as stream, open(sys.argv[2], "w", encoding="utf-8",
 
 def run(argv: list[str], *, stdout: int | None = subprocess.DEVNULL) -> tuple[float, int, int, float, str]:
     """Run *argv*; its wall time, exit status, peak resident memory in KiB (of the process itself), CPU seconds
-    (its own and its reaped children's: a pool's workers) and what it wrote to standard error."""
-    start = time.perf_counter()
-    process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
-    assert process.stderr is not None
-    error = process.stderr.read()
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    elapsed = time.perf_counter() - start
-    if process.returncode not in (0, 1):
-        sys.exit(f"bench_batch: {' '.join(argv)} failed ({process.returncode}):\n{error.decode(errors='replace')}")
-    return elapsed, process.returncode, usage.ru_maxrss, usage.ru_utime + usage.ru_stime, error.decode(errors="replace")
+    (its own and its reaped children's: a pool's workers) and what it wrote to standard error
+    (:func:`processes.run`: this process's own peak memory is not the command's)."""
+    done = processes.run(argv, stdout=stdout)
+    if done.status not in (0, 1):
+        sys.exit(f"bench_batch: {' '.join(argv)} failed ({done.status}):\n{done.error}")
+    return done.wall, done.status, done.memory, done.cpu, done.error
 
 
 class Timing(NamedTuple):

@@ -2,7 +2,7 @@
 on the corpus and on link-dense shapes built from it.
 
 usage: python3 benchmarks/bench_text.py CORPUS_TEXT_DIR [--limit-mb N] [--peer-limit-mb N] [--repeat N]
-                                        [--only NAME] [--no-dense] [--no-install]
+                                        [--only NAME] [--no-dense] [--no-install] [--streams WORK_DIR]
 
 Every file under CORPUS_TEXT_DIR (recursively) is read once into memory, decoded as UTF-8 with surrogateescape, and
 each extractor is timed over the same texts, one call per file (the way a user runs them on documents). Only the
@@ -21,6 +21,12 @@ The link-dense shapes, where the cost per reference decides the speed:
   Markdown link or a commit URL on most lines).
 
 For each, linkkit's and the bare regex's cost per reference found (microseconds) are printed side by side.
+
+With ``--streams WORK_DIR``, issue 11's streams: the corpus's files joined (as bytes, in turn, again and again) into
+a 100 MB and a 1,000 MB file in WORK_DIR, and ``linkkit extract -j 1`` (plain and ``--format jsonl``) over each
+in a process of its own, whose peak memory (maximum resident set, from ``wait4``) is printed with the ratio of
+the two sizes (target: 1,000 MB within 1.2x of 100 MB); then, in this process, ``finditer_stream`` over the 100 MB
+text in 1 MiB chunks against ``finditer`` over it held whole, CPU time (target: within 10%).
 A peer that is not installed is installed with pip first (``peers.py``; ``--no-install``: skipped instead).
 """
 
@@ -34,6 +40,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import processes
 from peers import install_missing, missing
 
 # The baseline of issue 3: any scheme followed by "//", then everything up to whitespace, < > or ".
@@ -224,6 +231,64 @@ def dense_table(named: Sequence[tuple[str, str]], args: argparse.Namespace) -> N
     print("(issue 11 targets: at most 2 us per reference; linkkit / bare at least 1.0x on link-dense shapes)")
 
 
+def joined_file(named: Sequence[tuple[str, str]], path: Path, size: int) -> Path:
+    """*path* holding the corpus's texts as bytes, in turn and again, cut at *size* bytes (kept if it has them)."""
+    if path.exists() and path.stat().st_size == size:
+        return path
+    pieces = [text.encode("utf-8", "surrogateescape") for _, text in named]
+    written = 0
+    with open(path, "wb") as out:
+        while written < size:
+            for piece in pieces:
+                piece = piece[: size - written]
+                out.write(piece)
+                written += len(piece)
+                if written >= size:
+                    break
+    return path
+
+
+def peak_of(argv: list[str]) -> tuple[float, float]:
+    """The peak memory (MiB, maximum resident set) and CPU seconds of a command run to its end, in a process of its
+    own (:func:`processes.run`: this process, holding the corpus, is not the measure of its peak)."""
+    done = processes.run(argv)
+    if done.status not in (0, 1):
+        sys.exit(f"bench_text: {' '.join(argv)} failed ({done.status}):\n{done.error}")
+    return done.memory / 1024, done.cpu
+
+
+def streams_table(named: Sequence[tuple[str, str]], work: Path, repeat: int) -> None:
+    """Issue 11's streams: the command line's peak memory at 100 and 1,000 MB, and a stream's CPU against a
+    whole-text scan's."""
+    import linkkit
+
+    work.mkdir(parents=True, exist_ok=True)
+    files = {mb: joined_file(named, work / f"joined-{mb}MB.txt", mb * 1_000_000) for mb in (100, 1000)}
+    print(f"\n{'extract -j 1 (a process each)':<34} {'100 MB':>14} {'1,000 MB':>14}  1,000 / 100 (target <= 1.2x)")
+    for label, options in (("plain", []), ("--format jsonl", ["--format", "jsonl"])):
+        peaks = {}
+        for mb, path in files.items():
+            argv = [sys.executable, "-m", "linkkit", "extract", "-q", "-j", "1", *options, "-o",
+                    str(work / "out.txt"), str(path)]
+            peaks[mb] = [peak_of(argv) for _ in range(repeat if mb == 100 else 1)]
+        small = max(memory for memory, _ in peaks[100])
+        large = max(memory for memory, _ in peaks[1000])
+        cpu_small = statistics.median(cpu for _, cpu in peaks[100])
+        print(f"  {label:<32} {small:>7.1f} MiB {cpu_small:>4.1f}s {large:>7.1f} MiB {peaks[1000][0][1]:>4.1f}s"
+              f"  {large / small:.2f}x")
+    text = files[100].read_bytes().decode("utf-8", "surrogateescape")
+    chunks = [text[start : start + (1 << 20)] for start in range(0, len(text), 1 << 20)]
+    runs: dict[str, tuple[Extractor, list[str]]] = {
+        "whole": (lambda whole: sum(1 for _ in linkkit.finditer(whole)), [text]),
+        "stream": (lambda _: sum(1 for _ in linkkit.finditer_stream(chunks)), [""]),
+    }
+    results = interleaved(runs, repeat)
+    whole, stream = results["whole"], results["stream"]
+    same = "the same count" if whole[3] == stream[3] else f"COUNTS DIFFER: {whole[3]} and {stream[3]}"
+    print(f"finditer over the 100 MB text held whole {whole[0]:.2f} s, finditer_stream over it in 1 MiB chunks "
+          f"{stream[0]:.2f} s: {stream[0] / whole[0]:.2f}x (target <= 1.10x), {same} ({whole[3]} references)")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("corpus", type=Path, metavar="CORPUS_TEXT_DIR")
@@ -235,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--no-dense", action="store_true", help="skip the link-dense shapes")
     parser.add_argument("--no-install", dest="install", action="store_false", help="skip peers not installed")
+    parser.add_argument("--streams", type=Path, metavar="WORK_DIR",
+                        help="also measure streams: 100 MB and 1,000 MB files written here (issue 11's memory)")
     args = parser.parse_args(argv)
 
     if not args.corpus.is_dir():
@@ -248,6 +315,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.stdout.flush()
     if not args.no_dense:
         dense_table(named, args)
+    if args.streams is not None:
+        sys.stdout.flush()
+        streams_table(named, args.streams, args.repeat)
     return 0
 
 
