@@ -170,8 +170,9 @@ def _boundary(field: Message | None) -> str | None:
 
 def _delimiters(buffer: bytes, start: int, end: int, boundary: bytes) -> list[tuple[int, int, bool]]:
     """The delimiter lines of *boundary* in ``buffer[start:end]``: (start, end, is_close) each; the line ending
-    before a delimiter belongs to it, and so does the line ending after it (RFC 2046 5.1.1, transport padding)."""
-    pattern = re.compile(rb"(\r?\n)?--" + re.escape(boundary) + rb"(--)?[ \t]*+(?:\r?\n|\Z)")
+    before a delimiter belongs to it, and so does the line ending after it (RFC 2046 5.1.1, transport padding), or
+    at the end of the input what is left of one (a CR whose LF a copy lost)."""
+    pattern = re.compile(rb"(\r?\n)?--" + re.escape(boundary) + rb"(--)?[ \t]*+(?:\r?\n|\r?\Z)")
     found: list[tuple[int, int, bool]] = []
     position = start
     while True:
