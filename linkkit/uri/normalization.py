@@ -154,12 +154,14 @@ def _normalize_if_urn(text: str) -> str | None:
 def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
     """Whether *a* and *b* identify the same resource under the ladder of RFC 3986 6.2 (through 6.2.3).
 
-    Two valid URNs are compared by the lexical equivalence of RFC 8141 3.1 instead (components ignored).
+    Two references whose normal forms are valid URNs are compared by the lexical equivalence of RFC 8141 3.1
+    instead (components ignored). Both are normalized first, so that the relation is transitive: "URN:AB:x%",
+    which the ladder makes the URN "urn:ab:x%25", is equivalent to every URN that one is equivalent to.
     """
-    sa, sb = _text(a), _text(b)
-    if sa[:4].lower() == "urn:" and sb[:4].lower() == "urn:" and is_urn(sa) and is_urn(sb):
-        return urn_equivalent(sa, sb)
-    return normalize(sa) == normalize(sb)
+    na, nb = normalize(_text(a)), normalize(_text(b))
+    if na[:4] == "urn:" and nb[:4] == "urn:" and is_urn(na) and is_urn(nb):
+        return urn_equivalent(na, nb)
+    return na == nb
 
 
 def _text(uri: str | URIReference) -> str:

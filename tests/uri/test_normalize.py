@@ -113,6 +113,8 @@ def test_an_unknown_level_is_a_clear_error() -> None:
         ("file://LOCALHOST/x", "file:/x", True),
         ("file://host.example/x", "file:///x", False),
         ("http://localhost/x", "http:///x", False),  # 3.2.2: only the scheme defines a default host
+        # RFC 3986 2.4 writes the stray "%" as "%25", which makes a URN; RFC 8141 3.1 then ignores its r-component
+        ("URN:AB:x%", "urn:ab:x%25?+r", True),
     ],
 )
 def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> None:

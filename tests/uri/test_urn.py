@@ -245,6 +245,22 @@ def test_case_variants_and_other_components_are_equivalent(text: str, component:
     assert equivalent(text, variant) and equivalent(variant, text)
 
 
+@given(_URNS, st.none() | _COMPONENT, st.none() | _COMPONENT, st.none() | _RUN)
+def test_the_r_q_and_f_components_are_ignored(text: str, r: str | None, q: str | None, f: str | None) -> None:
+    # RFC 8141 3.1: "the r-component, q-component, and f-component ... are not taken into account".
+    urn = parse_urn(text)
+    other = f"urn:{urn.nid}:{urn.nss}" + (f"?+{r}" if r else "") + (f"?={q}" if q else "") + (f"#{f}" if f else "")
+    assert equivalent(text, other) and equivalent(other, text)
+    assert linkkit.equivalent(text, other)
+
+
+@given(_URNS, _URNS)
+def test_equivalence_is_the_equality_of_one_key_so_an_equivalence_relation(a: str, b: str) -> None:
+    # Reflexive, symmetric and transitive: two URNs are equivalent exactly when their RFC 8141 3.1 keys are equal.
+    assert equivalent(a, b) is (normalize_urn(a, components=False) == normalize_urn(b, components=False))
+    assert linkkit.equivalent(a, b) is equivalent(a, b)
+
+
 @given(_URNS)
 def test_a_urn_is_equivalent_to_its_normal_form(text: str) -> None:
     normal = normalize_urn(text)

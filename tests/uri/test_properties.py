@@ -1,0 +1,242 @@
+"""Properties of parsing, resolution and normalization over URI references generated from the ABNF of RFC 3986
+appendix A (every form of host, port, path and query), biased to what the algorithms act on: dot segments, percent-
+encoded unreserved and reserved octets, letters of either case, default ports."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import linkkit
+from linkkit.uri.charset import HEXDIG, RESERVED, SUB_DELIMS
+from linkkit.uri.percent import normalize_percent_encoding
+
+_ANY_HEX = st.sampled_from(HEXDIG)
+_UNRESERVED = st.sampled_from("aAzZgG09-._~")
+# pct-encoded (2.1): any triplet, and the ones that matter most: unreserved octets (decoded by 6.2.2.2, "%2E" among
+# them) and reserved ones (never decoded), in either case.
+_PCT = st.builds(lambda high, low: "%" + high + low, _ANY_HEX, _ANY_HEX) | st.sampled_from(
+    ["%2E", "%2e", "%41", "%61", "%7E", "%7e", "%5F", "%2D", "%2F", "%2f", "%3A", "%3F", "%23", "%40", "%5B", "%25",
+     "%2B", "%20", "%C3%A9"]
+)
+_SUB_DELIM = st.sampled_from(SUB_DELIMS)
+
+
+def _run(*alternatives: st.SearchStrategy[str], min_size: int = 0, max_size: int = 5) -> st.SearchStrategy[str]:
+    """``*( alternatives )`` of the ABNF, between *min_size* and *max_size* repetitions."""
+    return st.lists(st.one_of(*alternatives), min_size=min_size, max_size=max_size).map("".join)
+
+
+# 3.3: pchar = unreserved / pct-encoded / sub-delims / ":" / "@"
+_PCHAR = st.one_of(_UNRESERVED, _PCT, _SUB_DELIM, st.sampled_from(":@"))
+# 3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), and the schemes with rules of their own (6.2.3, RFC 8141)
+_SCHEME = st.builds(str.__add__, st.sampled_from("hHsSfFuU"), _run(st.sampled_from("tTpP+-.0a"))) | st.sampled_from(
+    ["http", "HTTP", "https", "ftp", "file", "FILE", "mailto", "urn", "URN", "foo", "ws", "gopher"]
+)
+# 3.2.1: userinfo = *( unreserved / pct-encoded / sub-delims / ":" )
+_USERINFO = _run(_UNRESERVED, _PCT, _SUB_DELIM, st.just(":"))
+# 3.2.2: dec-octet, IPv4address, h16, ls32, the nine forms of IPv6address, IPvFuture, reg-name
+_DEC_OCTET = st.integers(0, 255).map(str)
+_IPV4 = st.lists(_DEC_OCTET, min_size=4, max_size=4).map(".".join)
+_H16 = st.text(alphabet=HEXDIG, min_size=1, max_size=4)
+_LS32 = st.builds(lambda a, b: a + ":" + b, _H16, _H16) | _IPV4
+
+
+@st.composite
+def _ipv6(draw: st.DrawFn) -> str:
+    """One of the nine IPv6address forms of 3.2.2: n pieces before "::" (or none and no "::"), the rest after."""
+    form = draw(st.integers(0, 8))
+    if form == 0:  # 6( h16 ":" ) ls32
+        return "".join(piece + ":" for piece in draw(st.lists(_H16, min_size=6, max_size=6))) + draw(_LS32)
+    head = ":".join(draw(st.lists(_H16, max_size=form - 1 if form > 1 else 0))) + "::"
+    after = 6 - form  # h16 ":" pieces after "::" before ls32; form 7 ends in one h16, form 8 in nothing
+    if after >= 0:
+        return head + "".join(piece + ":" for piece in draw(st.lists(_H16, min_size=after, max_size=after))) + draw(
+            _LS32
+        )
+    return head + draw(_H16) if form == 7 else head
+
+
+_IPVFUTURE = st.builds(
+    lambda v, version, rest: v + version + "." + rest,
+    st.sampled_from("vV"),
+    st.text(alphabet=HEXDIG, min_size=1, max_size=3),
+    _run(_UNRESERVED, _SUB_DELIM, st.just(":"), min_size=1),
+)
+_REG_NAME = _run(_UNRESERVED, _PCT, _SUB_DELIM) | st.sampled_from(
+    ["example.com", "Example.COM", "localhost", "LOCALHOST", "a", "www.Example.org"]
+)
+_HOST = st.one_of((_ipv6() | _IPVFUTURE).map(lambda literal: "[" + literal + "]"), _IPV4, _REG_NAME)
+# 3.2.3: port = *DIGIT, with the default ports of the scheme table and their leading-zero spellings
+_PORT = st.text(alphabet="0123456789", max_size=5) | st.sampled_from(["80", "080", "443", "21", "70", ""])
+
+
+def _optional(before: str, part: str | None, after: str = "") -> str:
+    """An optional part of the ABNF (``[ ... ]``) with its delimiter, or nothing when *part* is None."""
+    return "" if part is None else before + part + after
+
+
+_AUTHORITY = st.builds(
+    lambda userinfo, host, port: _optional("", userinfo, "@") + host + _optional(":", port),
+    st.none() | _USERINFO,
+    _HOST,
+    st.none() | _PORT,
+)
+# 3.3: segment, segment-nz, segment-nz-nc (no ":"), and the path forms built from them; dot segments written both
+# literally and percent-encoded
+_DOTS = st.sampled_from([".", "..", "%2E", "%2e%2E", ".a", "a."])
+_SEGMENT = _run(_PCHAR, max_size=4) | _DOTS
+_SEGMENT_NZ_NC = _run(_UNRESERVED, _PCT, _SUB_DELIM, st.just("@"), min_size=1, max_size=4) | _DOTS
+_PATH_ABEMPTY = st.lists(_SEGMENT, max_size=5).map(lambda segments: "".join("/" + s for s in segments))
+_PATH_ABSOLUTE = st.builds(lambda first, rest: "/" + first + rest, _SEGMENT.filter(bool), _PATH_ABEMPTY) | st.just("/")
+_PATH_ROOTLESS = st.builds(str.__add__, _SEGMENT.filter(bool), _PATH_ABEMPTY)
+_PATH_NOSCHEME = st.builds(str.__add__, _SEGMENT_NZ_NC, _PATH_ABEMPTY)
+# 3.4, 3.5: query = fragment = *( pchar / "/" / "?" )
+_QUERY = _run(_PCHAR, st.sampled_from("/?."), max_size=6)
+
+
+def _reference(
+    scheme: st.SearchStrategy[str | None], paths: st.SearchStrategy[str], fragment: bool
+) -> st.SearchStrategy[str]:
+    """``[scheme ":"] ( "//" authority path-abempty / paths ) [ "?" query ] [ "#" fragment ]``."""
+    hier = st.builds(lambda authority, path: "//" + authority + path, _AUTHORITY, _PATH_ABEMPTY) | paths
+    return st.builds(
+        lambda s, h, q, f: _optional("", s, ":") + h + _optional("?", q) + _optional("#", f),
+        scheme,
+        hier,
+        st.none() | _QUERY,
+        (st.none() | _QUERY) if fragment else st.none(),
+    )
+
+
+# 3: URI; 4.3: absolute-URI (no fragment); 4.2: relative-ref; 4.1: URI-reference
+_URI = _reference(_SCHEME, _PATH_ABSOLUTE | _PATH_ROOTLESS | st.just(""), fragment=True)
+_ABSOLUTE_URI = _reference(_SCHEME, _PATH_ABSOLUTE | _PATH_ROOTLESS | st.just(""), fragment=False)
+_RELATIVE_REF = _reference(st.none(), _PATH_ABSOLUTE | _PATH_NOSCHEME | st.just(""), fragment=True)
+_URI_REFERENCE = _URI | _RELATIVE_REF
+_LEVEL = st.sampled_from(["syntax", "scheme"])
+
+
+def _has_dot_segment(path: str) -> bool:
+    return any(segment in (".", "..") for segment in path.split("/"))
+
+
+@given(_URI_REFERENCE)
+def test_the_generated_references_are_valid(text: str) -> None:
+    assert linkkit.is_valid(text), linkkit.validate(text)
+
+
+@given(_URI_REFERENCE)
+def test_parse_then_recompose_gives_the_input_back(text: str) -> None:
+    # RFC 3986 5.3: "the result ... is the same as the original reference" for a parse by appendix B.
+    assert linkkit.compose(linkkit.parse(text)) == text
+
+
+@given(_URI_REFERENCE, _LEVEL)
+@example("http://a/%2e%2E/b", "syntax")
+@example("URN:AB:x%25?+r", "scheme")
+def test_normalize_is_idempotent_and_keeps_a_reference_valid(text: str, level: str) -> None:
+    once = linkkit.normalize(text, level=level)  # type: ignore[arg-type]
+    assert linkkit.normalize(once, level=level) == once  # type: ignore[arg-type]
+    assert linkkit.is_valid(once), (once, linkkit.validate(once))
+
+
+@given(_URI_REFERENCE, _LEVEL)
+def test_a_reference_is_equivalent_to_its_normal_form(text: str, level: str) -> None:
+    normal = linkkit.normalize(text, level=level)  # type: ignore[arg-type]
+    assert linkkit.equivalent(text, normal) and linkkit.equivalent(normal, text)
+
+
+_TRIPLET = re.compile("%[0-9A-Fa-f]{2}")
+
+
+def _encoded_reserved(text: str) -> list[str]:
+    return sorted(t.upper() for t in _TRIPLET.findall(text) if chr(int(t[1:], 16)) in RESERVED)
+
+
+@given(_URI_REFERENCE, _LEVEL)
+@example("http://a/b%2fc%3a%41?%3d#%23", "syntax")
+@example("http://a/%2F/%2e%2E", "syntax")
+def test_normalization_never_decodes_a_reserved_character(text: str, level: str) -> None:
+    # RFC 3986 6.2.2.2: only unreserved characters are decoded; a reserved one, encoded, keeps its meaning. (Dot
+    # segments are left out here: removing one removes what it holds.)
+    if _has_dot_segment(normalize_percent_encoding(linkkit.parse(text).path)):
+        return
+    assert _encoded_reserved(linkkit.normalize(text, level=level)) == _encoded_reserved(text)  # type: ignore[arg-type]
+
+
+def _path_became_authority(base: str, reference: str, target: str) -> bool:
+    """Whether the literal 5.2.4 output started an authority-less path with "//", which 5.3 then writes as an
+    authority (``resolve("s:/a", ".//x")`` is ``s://x``): resolve keeps that output, normalize writes ``/.//x``."""
+    return linkkit.parse(target).authority is not None and linkkit.parse(base).authority is None and (
+        linkkit.parse(reference).authority is None
+    )
+
+
+@given(_ABSOLUTE_URI, _URI_REFERENCE, st.booleans())
+def test_resolution_gives_an_absolute_uri_without_dot_segments(base: str, reference: str, strict: bool) -> None:
+    # RFC 3986 5.2.2: every branch but one passes the path through remove_dot_segments; the one that copies the base
+    # path (an empty reference path, 5.2.2 "T.path = Base.path") copies it as it is (5.2.1 leaves it unnormalized).
+    target = linkkit.resolve(base, reference, strict=strict)
+    parsed = linkkit.parse(target)
+    assert parsed.scheme is not None
+    ref, b = linkkit.parse(reference), linkkit.parse(base)
+    same_scheme = ref.scheme is not None and ref.scheme.lower() == b.scheme.lower()  # type: ignore[union-attr]
+    copies_base_path = ref.authority is None and ref.path == "" and (ref.scheme is None or (not strict and same_scheme))
+    if not copies_base_path or not _has_dot_segment(b.path):
+        assert not _has_dot_segment(parsed.path), target
+    if not _path_became_authority(base, reference, target):
+        assert linkkit.is_valid(target, rule="URI"), linkkit.validate(target, rule="URI")
+
+
+@given(_ABSOLUTE_URI, _URI_REFERENCE, _LEVEL)
+@example("HTTP:", "file:/.//", "scheme")  # "file://" by the literal 5.2.4, whose path turned into an authority
+def test_resolving_normal_forms_gives_the_normal_form_of_the_target(base: str, reference: str, level: str) -> None:
+    # RFC 3986 5.2.1 makes normalizing the base optional, 6.1 compares references once resolved: with a base free of
+    # dot segments and no "%2E" (5.2.4 removes only literal dots), normalizing before or after resolving agrees.
+    if "%2e" in (base + reference).lower() or _has_dot_segment(linkkit.parse(base).path):
+        return
+    target = linkkit.resolve(base, reference)
+    if _path_became_authority(base, reference, target):
+        return
+    after = linkkit.normalize(target, level=level)  # type: ignore[arg-type]
+    normal_base = linkkit.normalize(base, level=level)  # type: ignore[arg-type]
+    normal_reference = linkkit.normalize(reference, level=level)  # type: ignore[arg-type]
+    before = linkkit.resolve(normal_base, normal_reference)
+    assert linkkit.normalize(before, level=level) == after  # type: ignore[arg-type]
+
+
+@given(_ABSOLUTE_URI, _URI_REFERENCE)
+def test_strict_and_non_strict_differ_only_on_a_repeated_scheme(base: str, reference: str) -> None:
+    # RFC 3986 5.2.2: a non-strict parser ignores a scheme in the reference only if it is the base URI's scheme.
+    strict, loose = linkkit.resolve(base, reference), linkkit.resolve(base, reference, strict=False)
+    if strict != loose:
+        scheme = linkkit.parse(reference).scheme
+        assert scheme is not None and scheme.lower() == linkkit.parse(base).scheme.lower()  # type: ignore[union-attr]
+
+
+# References that the ladder makes equal, and near misses, URNs among them: equivalence must be reflexive,
+# symmetric and transitive on every triple of them.
+_RELATED = [
+    "http://example.com", "HTTP://EXAMPLE.COM:80/", "http://example.com/", "http://example.com:/", "http://%65xample.com",
+    "http://example.com/?", "http://example.com/#", "http://example.com/%7e", "http://example.com/~",
+    "http://example.com/a/../~", "https://example.com/",
+    "urn:ab:x%25", "URN:AB:x%", "urn:ab:x%25?+r", "URN:Ab:x%25#f", "urn:ab:X%25", "urn:ab:x%", "urn:ab:x%25?",
+    "urn:x:y", "URN:x:y", "urn:ab:%7e", "urn:ab:~", "urn:ab:%7E?=q",
+    "file:/x", "file:///x", "file://localhost/x", "FILE://LOCALHOST/x", "file://host/x",
+    "mailto:Joe@Example.COM", "mailto:Joe@example.com", "mailto:joe@example.com",
+]
+
+
+@pytest.mark.parametrize("a", _RELATED)
+def test_equivalence_is_an_equivalence_relation(a: str) -> None:
+    assert linkkit.equivalent(a, a)
+    for b, c in itertools.product(_RELATED, repeat=2):
+        ab = linkkit.equivalent(a, b)
+        assert ab is linkkit.equivalent(b, a), (a, b)
+        if ab and linkkit.equivalent(b, c):
+            assert linkkit.equivalent(a, c), (a, b, c)
