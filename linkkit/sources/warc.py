@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import io
 import mmap
+import os
 import re
 import zlib
 from collections.abc import Generator, Iterator
@@ -216,7 +217,9 @@ def _unread(path: str, last: int | None, start: int) -> _Unread | None:
         if end is None:
             return None
         if member_end is None:  # the record's block and a window after it: one record read, not the rest of the file
-            content = head + file.read(max(0, end + _HEADER_WINDOW - len(head)))
+            # nor past the file's end: a read allocates its size, and a wrong Content-Length may name any size
+            wanted = min(end + _HEADER_WINDOW, os.fstat(file.fileno()).st_size - last)
+            content = head + file.read(max(0, wanted - len(head)))
         if _misframed(content, end):
             length = end - content.find(b"\r\n\r\n") - 4
             return _Unread(last, f"its Content-Length ({length}) does not end it: no CRLF CRLF after its block")

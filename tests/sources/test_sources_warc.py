@@ -640,6 +640,27 @@ def test_a_record_whose_content_length_is_wrong_is_the_one_named_and_the_next_is
     assert last or read[-1] == "http://site.example/2"  # the third is read
 
 
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("length", [50_000_000_000, 10**20], ids=["50-GB", "past-64-bits"])
+@pytest.mark.parametrize("last", [False, True], ids=["middle", "last"])
+def test_a_content_length_no_file_holds_is_an_error_record_and_the_next_record_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, length: int, last: bool
+) -> None:
+    # finding where reading stopped read the record's Content-Length bytes at once: a read of 10**20 bytes ended
+    # in a traceback (OverflowError) and the whole archive's output was lost; one of 50 GB allocated it
+    body = b'<a href="/q">q</a>'
+    records = [response(f"http://site.example/{i}", body, headers=[("Content-Type", "text/html")]) for i in range(3)]
+    if last:
+        records.pop()
+    records[1] = _content_length_off_by(records[1], length)
+    data, offsets = per_record_gzip(records) if per_record else (b"".join(records), [0, len(records[0])])
+    found = extract(capsys, write(tmp_path, "huge.warc.gz" if per_record else "huge.warc", data), status=1)
+    assert [r["offset"] for r in found if r["kind"] == "error"] == [offsets[1]]
+    read = [r["target_uri"] for r in found if r["kind"] != "error"]
+    assert read[0] == "http://site.example/0"
+    assert last or read[-1] == "http://site.example/2"
+
+
 @pytest.mark.parametrize("field", [" < /c > ;rel=prev", "<\t/c >", "< /c>, < >"], ids=["spaces", "tab", "and-empty"])
 def test_a_link_target_written_with_spaces_in_its_brackets_has_the_url_as_raw_and_span(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str
