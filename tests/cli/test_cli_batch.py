@@ -9,6 +9,7 @@ import io
 import json
 import os
 import stat
+import select
 import sys
 from pathlib import Path
 
@@ -224,6 +225,14 @@ def test_progress_is_drawn_on_a_terminal_only(texts: Path, monkeypatch: pytest.M
 
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def _all_written(master: int) -> bytes:
+    """What was written to the pseudo-terminal whose master is *master*: one read may return the first write only."""
+    pieces = []
+    while select.select([master], [], [], 0.2)[0]:
+        pieces.append(os.read(master, 65536))
+    return b"".join(pieces)
+
+
 def test_progress_is_drawn_on_a_terminal_that_tells_no_width(texts: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # a pseudo-terminal never sized (0 columns, as a container's may be): tqdm followed its width and drew nothing
     master, slave = os.openpty()
@@ -233,7 +242,7 @@ def test_progress_is_drawn_on_a_terminal_that_tells_no_width(texts: Path, monkey
         assert os.get_terminal_size(slave).columns == 0
         assert cli.main(["extract", "-o", os.devnull, str(texts / "a.txt")]) == 0
         terminal.flush()
-        shown = os.read(master, 65536).decode("utf-8")
+        shown = _all_written(master).decode("utf-8")
     finally:
         terminal.close()
         os.close(master)
