@@ -235,13 +235,19 @@ _DOMAIN_RUN = _Pattern(rf"[\p{{L}}\p{{N}}.\-]{{0,{_RUN_ITEMS}}}+")
 # A ":" after a scheme's last character (RFC 3986 3.1) -- a letter, or at most four digits after a letter or a
 # separator ("irc6", "z39.50") -- so that times ("10:30") do not stop the search -- and before something that is
 # neither whitespace ("http: " in prose names no reference) nor a second ":" ("File::Spec", "std::vector": namespaces of
-# code) -- or before a line break, the indentation after it and "//": a "<http:\n  //...>" wrapped right after its ":"
-# (RFC 2396 appendix E: inside <...> whitespace is ignored; bare, the break ends it and the candidate is refused).
-# Whitespace is WHITE_SPACE_ITEMS, as one class: a little faster than "\s" less the separators U+001C-U+001F, which
-# pays for the wrap; the wrap starts at the line break itself, so that a prose ": " costs one character's test.
+# code) -- or before whitespace that <...> ignores (RFC 2396 appendix E; bare, it ends the candidate, refused): a
+# "<http:\n  //...>" wrapped right after its ":", or a "<mailto: a@example.org>", "<urn:\n isbn:0451450523>" whose
+# next word runs to a ">".  Whitespace is WHITE_SPACE_ITEMS, as one class: a little faster than "\s" less the
+# separators U+001C-U+001F, which pays for the wrap.
 _SCHEME_LAST = _class(SCHEME_CHARS, minus=DIGIT)
+# That word: printable ASCII but "<" and ">", and the characters of the Basic Multilingual Plane past ASCII (IRIs,
+# RFC 3987 2.2), at most _SPACED_WORD of them.  Each prose ": " reads its next word ("Note: see <http://...>" is no
+# trigger, its word ending at a space): about 4% of a scan of prose, which the hot path's quick refusal of prose's
+# "Note:x" (_no_scheme_at) pays back.
+_SPACED_WORD_CHAR = r"[!-;=?-~\x80-\uffff]"
+_SPACED_WORD = 256
 _SCHEME_COLON = (
-    rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\t\n\r ]{{1,{MAX_WRAP}}}+//)(?:"
+    rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\t\n\r ]{{1,{MAX_WRAP}}}+(?://|{_SPACED_WORD_CHAR}{{0,{_SPACED_WORD}}}+>))(?:"
     + "|".join(f"(?<={_SCHEME_LAST}{_class(DIGIT)}{{{digits}}}:)" for digits in range(5))
     + ")"
 )  # compiled with the hot path's run after it (_SCHEME_TRIGGER)
@@ -251,8 +257,8 @@ _ABBREVIATED_TRIGGER = _compile_plain(r"\.(?<=" + "|".join(p + r"\." for p in _A
 _ABBREVIATED_DOT = 3  # the trigger is found at the "." and starts at the "www" or "ftp" before it
 _EMAIL_TRIGGER = _Pattern(r"(?<=[\p{L}\p{N}_%+\-])@(?=[\p{L}\p{N}])")
 # Streams: a trigger this close to the end of the text read so far waits for more text (the ":" trigger looks ahead
-# over wrapping whitespace to a "//").
-_MARGIN = MAX_WRAP + 3
+# over wrapping whitespace to a "//" or a word and its ">").
+_MARGIN = MAX_WRAP + _SPACED_WORD + 3
 # Streams keep this much text before the resume point: every walk back above stays within it.
 _LOOKBEHIND = 4 * MAX_WRAP + MAX_SCHEME + MAX_LOCAL_PART + _MAX_QUOTED_LINE + 64
 # How far past the end of its walk a bare reference's decision may look: a "," before "scheme://", a hyphen's
@@ -568,7 +574,9 @@ def _plain_uri(
     start = scheme.start(1)
     name = text[start:colon].lower()
     if name not in _PLAIN_SCHEMES:
-        return None  # an unknown or dotted scheme, "urn:"
+        if _no_scheme_at(text, start, colon, name, floor):
+            return None, colon + 3  # as _scheme_candidate decides it: it looked at most for the "//" after the ":"
+        return None  # a dotted scheme, one followed by "//" or perhaps wrapped, "urn:"
     size = len(text)
     run_end = trigger.end()
     # _plain_whole, inlined: the hot path
@@ -616,6 +624,21 @@ def _plain_uri(
     return reference, horizon
 
 
+def _no_scheme_at(text: str, start: int, colon: int, name: str, floor: int) -> bool:
+    """Whether :func:`_scheme_start` finds no scheme in *name*, the whole run of scheme characters from *start* to the
+    ":" at *colon*: a word that is no known scheme, begins with a letter (RFC 3986 3.1), holds no "." after which a
+    known scheme may be glued ("e.g.http"), has no "//" after it, and is no tail of a scheme wrapped inside <...>.
+    Prose ("Note:x", "Re:x") is refused by these tests, without walking back to the scheme again."""
+    return (
+        name not in KNOWN_SCHEMES and name[0] in _ALPHA_SET and "." not in name
+        and not text.startswith("//", colon + 1)
+        and (
+            start == floor or text[start - 1] not in _WRAP_WHITESPACE
+            or text.rfind("<", max(floor, start - _WRAPPED_SCHEME_REACH), start) < 0
+        )
+    )
+
+
 def _plain_whole(text: str, start: int, run_end: int, floor: int, max_length: int) -> bool:
     """Whether the walk from *start* would end with the plain run that ends at *run_end*, bare: shorter than the
     window and than *max_length*, not after "<" (_extent) nor after "URL:" (_delimited)."""
@@ -647,6 +670,11 @@ def _plain_abbreviated(text: str, at: int, floor: int, max_length: int, base: in
 _Candidate = tuple[Reference | None, int]  # the reference (None: not one) and the horizon of that decision
 # (text, trigger, floor, options, what the scan's judges share): the decision
 _Judge = Callable[[str, int, int, ScanOptions, "_ScanState"], _Candidate]
+
+
+# How far before a scheme's tail the "<" of a scheme wrapped inside <...> may stand (_wrapped_scheme): the wrapping
+# whitespace, the head, and "<", "URL:" and the whitespace around them.
+_WRAPPED_SCHEME_REACH = 3 * MAX_WRAP + MAX_SCHEME + 4
 
 
 def _wrapped_scheme(text: str, start: int, colon: int, floor: int) -> tuple[int, str] | None:

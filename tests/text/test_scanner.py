@@ -369,6 +369,16 @@ def test_a_stream_finds_a_reference_wrapped_after_its_scheme_across_any_chunk_ed
         assert list(finditer_stream([text[i : i + size] for i in range(0, len(text), size)])) == whole
 
 
+def test_a_stream_finds_a_reference_spaced_after_its_scheme_across_any_chunk_edge() -> None:
+    """RFC 2396 appendix E: whitespace right after "mailto:" inside <...>; the ":" trigger reads the next word to its
+    ">", which may lie past the text read so far."""
+    text = "write to <mailto:" + " " * 63 + "a" * 240 + "@example.org> or <urn:\n isbn:0451450523>."
+    whole = list(linkkit.finditer(text))
+    assert [ref.uri for ref in whole] == ["mailto:" + "a" * 240 + "@example.org", "urn:isbn:0451450523"]
+    for size in range(1, 400, 7):
+        assert list(finditer_stream([text[i : i + size] for i in range(0, len(text), size)])) == whole
+
+
 def test_white_space_is_the_regex_packages_whitespace_in_both_engines() -> None:
     """The scanner's WHITE_SPACE_ITEMS (its ":" trigger) is Unicode White_Space, which is what regex's "\\s" and
     the standard library's "\\s" less the separators U+001C-U+001F match."""
