@@ -52,7 +52,7 @@ def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
 
 
 def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], options: ScanOptions,
-                    anchors: bool) -> str:
+                    anchors: bool, refang: bool) -> str:
     """The part's text with the links of *found* whose index is in *new* replaced."""
     text = part.decoded.text
     if part.entity.content_type == "text/plain":
@@ -61,7 +61,8 @@ def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], 
     # those of part_links, told apart by their span.
     by_span = {found[i].span(): value for i, value in new.items()}
     return linkkit.html.rewrite(text, lambda link: by_span.get(link.span(), link.raw), base_url=part.base, text=True,
-                                abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
+                                abbreviated=options.abbreviated, emails=options.emails, anchors=anchors,
+                                refang=refang)
 
 
 def _unchanged(value: str, link: MailLink) -> bool:
@@ -71,8 +72,9 @@ def _unchanged(value: str, link: MailLink) -> bool:
 
 
 def _part_edit(part: TextPart, ids: ContentIds, repl: Repl | str, options: ScanOptions,
-               anchors: bool) -> Edit | None:
-    found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails, anchors=anchors)
+               anchors: bool, refang: bool) -> Edit | None:
+    found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails, anchors=anchors,
+                       refang=refang)
     new: dict[int, str] = {}
     for index, link in enumerate(found):
         value = repl if isinstance(repl, str) else repl(link)
@@ -82,7 +84,7 @@ def _part_edit(part: TextPart, ids: ContentIds, repl: Repl | str, options: ScanO
             new[index] = _fitted(value, part)
     if not new:
         return None
-    text = _rewritten_text(part, found, new, options, anchors)
+    text = _rewritten_text(part, found, new, options, anchors, refang)
     if text == part.decoded.text:
         return None
     data = encode_text(text, part.decoded)
@@ -136,24 +138,28 @@ def rewrite(
     anchors: bool = False,
     headers: bool = False,
     on_problem: Callable[[Problem], None] | None = None,
+    refang: bool = False,
 ) -> bytes:
     """*message* with each link of its text parts replaced by ``repl(link)`` (or the string *repl*), a link being
     a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone.
     Header fields are rewritten only with *headers*: then the references of the message's List-*, Archived-At,
     Subject and Comments fields too (``REWRITTEN_FIELDS``), as redaction and defanging need.  An
     ``email.message.Message`` is serialized first.  With *anchors*, the text of an HTML part's ``<a href>`` is
-    read as well (:func:`linkkit.html.rewrite`).  What was wrong with the message goes to *on_problem*, as
-    :func:`linkkit.mail.links` gives it: a malformed part is left as it was, the others are rewritten.
+    read as well (:func:`linkkit.html.rewrite`).  With *refang*, the defanged spellings of the text (of text parts,
+    of an HTML part's visible text, of header fields) are links too, as :func:`linkkit.mail.links` reads them, each
+    replaced where it is written (redaction masks the password of ``hxxp[:]//bot:pw@evil[.]example/``).  What was
+    wrong with the message goes to *on_problem*, as :func:`linkkit.mail.links` gives it: a malformed part is left as
+    it was, the others are rewritten.
     """
     reading = read(message)
     ids = content_ids(reading.root)
     options = linkkit.ScanOptions(abbreviated=abbreviated, emails=emails)
-    edits = _header_edits(reading.root, repl, options) if headers else []  # in message order: the header first
+    edits = _header_edits(reading.root, repl, options, refang) if headers else []  # in message order: the header first
     leaf_edits: dict[int, Edit] = {}
     for item in text_parts(reading, base_url):
         if isinstance(item, Entity):
             continue
-        edit = _part_edit(item, ids, repl, options, anchors)
+        edit = _part_edit(item, ids, repl, options, anchors, refang)
         if edit is not None:
             leaf_edits[id(item.entity)] = edit
     if on_problem is not None:
@@ -172,7 +178,7 @@ _FIELD = re.compile(rb"^([!-9;-~]+)[ \t]*:([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)", re
 _ENCODED_WORD = re.compile(r"=\?[^?\s]+\?[BbQq]\?[^?\s]*\?=")  # RFC 2047 2
 
 
-def _header_edits(root: Entity, repl: Repl | str, options: ScanOptions) -> list[Edit]:
+def _header_edits(root: Entity, repl: Repl | str, options: ScanOptions, refang: bool) -> list[Edit]:
     """The edits of the message's own header (the top entity's): each reference the scanner finds in a field of
     REWRITTEN_FIELDS, folding included (a ``<...>`` URL may be folded, RFC 2369 2), replaced by ``repl(link)``,
     the link's ``source`` ``header`` and its ``inner`` the :class:`linkkit.Reference`; every other byte kept.
@@ -187,7 +193,7 @@ def _header_edits(root: Entity, repl: Repl | str, options: ScanOptions) -> list[
         encoded = [word.span() for word in _ENCODED_WORD.finditer(value)]
         word = 0
         new: list[tuple[int, int, str]] = []
-        for ref in linkkit.finditer(value, abbreviated=options.abbreviated, emails=options.emails):
+        for ref in linkkit.finditer(value, abbreviated=options.abbreviated, emails=options.emails, refang=refang):
             while word < len(encoded) and encoded[word][1] <= ref.start():
                 word += 1  # both in order: linear
             if word < len(encoded) and encoded[word][0] < ref.end():

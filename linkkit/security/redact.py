@@ -191,9 +191,10 @@ def redact_message(
 ) -> bytes:
     """A message with every link of its text parts redacted in place, an HTML anchor's text included, and those of
     its own header fields that hold URLs or free text (List-*, Archived-At, Subject, Comments: a List-Unsubscribe
-    token; :func:`linkkit.mail.rewrite`): a part without a secret, other fields and attachments are copied byte for
-    byte. The keywords are :func:`redact_text`'s."""
+    token; :func:`linkkit.mail.rewrite`), defanged references too, as :func:`redact_text` finds them: a part
+    without a secret, other fields and attachments are copied byte for byte. The keywords are
+    :func:`redact_text`'s."""
     from .. import mail
 
     redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
-    return mail.rewrite(message, replacer(redaction), anchors=True, headers=True)
+    return mail.rewrite(message, replacer(redaction), anchors=True, headers=True, refang=True)

@@ -128,6 +128,20 @@ def test_a_flowed_reference_is_replaced_where_it_is_written_and_its_soft_breaks_
     assert bodies(mail.rewrite(message, "https://b.example/")) == [b"> see https://b.example/ now\r\n"]
 
 
+def test_refang_gives_repl_the_defanged_references_of_text_html_and_header_fields_as_links_gives_them() -> None:
+    message = (b"Subject: see hxxp[:]//a[.]example/s\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n"
+               b"--b\r\n\r\nhxxps[:]//a[.]example/t\r\n"
+               b"--b\r\nContent-Type: text/html\r\n\r\n<p>www[.]a[.]example/h</p>\r\n--b--\r\n")
+    seen: list[str] = []
+    assert mail.rewrite(message, lambda link: seen.append(link.raw) or link.raw, headers=True) == message
+    assert seen == []
+    assert mail.rewrite(message, lambda link: seen.append(link.raw) or link.raw, headers=True, refang=True) == message
+    assert seen == ["hxxp[:]//a[.]example/s", "hxxps[:]//a[.]example/t", "www[.]a[.]example/h"]
+    assert seen[1:] == [link.raw for link in mail.links(message, refang=True)]
+    new = mail.rewrite(message, lambda link: link.uri.upper(), refang=True)
+    assert bodies(new) == [b"HTTPS://A.EXAMPLE/T", b"<p>HTTP://WWW.A.EXAMPLE/H</p>"]
+
+
 def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
     # RFC 3987 3.1: UTF-8, percent-encoded; a 7bit part stays ASCII (RFC 2045 2.7), a charset keeps what it has
     cases = [

@@ -91,6 +91,22 @@ def test_redact_html_reaches_the_defanged_references_of_its_visible_text(documen
     assert redact_html(document, redaction=TOKEN) == (expected if isinstance(document, str) else expected.encode())
 
 
+def test_redact_message_reaches_the_defanged_references_of_its_parts_and_header_fields() -> None:
+    # A forwarded threat report carries the same secrets as the report: a text part, an HTML part's visible text
+    # and the Subject, each masked where it is written; every other byte is kept.
+    text = "C2 hxxp[:]//bot:pw@evil[.]example/gate?token=abc and www[.]evil[.]example/?sid=9, done."
+    message = (
+        "Subject: C2 hxxp[:]//bot:pw@evil[.]example/\r\nContent-Type: multipart/alternative; boundary=b\r\n\r\n"
+        f"--b\r\nContent-Type: text/plain\r\n\r\n{text}\r\n"
+        "--b\r\nContent-Type: text/html\r\n\r\n"
+        f"<p>{text}</p>\r\n--b--\r\n"
+    ).encode()
+    masked = "C2 hxxp[:]//bot:***@evil[.]example/gate?token=*** and www[.]evil[.]example/?sid=***, done."
+    assert redact_message(message, redaction=TOKEN) == message.replace(text.encode(), masked.encode()).replace(
+        b"bot:pw@", b"bot:***@"
+    )
+
+
 def test_redact_html_writes_each_value_for_its_place_and_copies_every_other_byte() -> None:
     document = (b"<!doctype html><p title='x'>Hi <a href=\"https://u:p@x.example/?token=1&amp;a=2\">x</a>"
                 b"<img src=/clean.png> see https://x.example/?token=2 &amp; more</p>")
