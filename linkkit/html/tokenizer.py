@@ -105,6 +105,11 @@ _INTEGRATION_POINTS = {
     "svg": frozenset({"foreignobject", "desc", "title"}),
     "math": frozenset({"mi", "mo", "mn", "ms", "mtext"}),
 }
+# 13.2.6 "tree construction dispatcher": right inside a MathML text integration point, these start tags are still
+# MathML elements (so their href is a link).
+_MATHML_GLYPHS = frozenset({"mglyph", "malignmark"})
+# 13.1.2 void elements: a start tag of one opens nothing that an end tag would close.
+_VOID = frozenset("area base br col embed hr img image input link meta source track wbr".split())
 
 
 # Start tags that change the state of the scan even without a link: raw text, foreign content, templates.
@@ -404,6 +409,9 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
     declared: str | None = None
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
+    # For an integration point at stack depth d (len(stack)), how many HTML elements are open inside it: at 0 the
+    # integration point itself is the current node (a CDATA section and <mglyph> are then foreign, 13.2.5.42, 13.2.6).
+    opened: dict[int, int] = {}
     position = 0
     search, match_markup = _MARKUP.search, _MARKUP.match
     # A step always matches (every branch of the skipped markup may repeat zero times): typed so. Read from _STEP
@@ -490,6 +498,12 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
                 while stack and stack[-1][1] != "html":
                     stack.pop()
                 namespace = stack[-1][1] if stack else "html"
+            if stack and namespace == "html":  # inside an integration point
+                depth = len(stack)
+                if not opened[depth] and tag in _MATHML_GLYPHS and stack[-1][0] in _INTEGRATION_POINTS["math"]:
+                    namespace = "math"
+                elif tag not in _VOID:
+                    opened[depth] += 1
             if namespace != "html":
                 self_closing = match.group("close").endswith("/>")
                 if _FOREIGN_HINT.search(view, attributes_start, attributes_end):
@@ -506,6 +520,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
                         and _is_html_annotation(view, attributes_start, position, codec)
                     ):
                         stack.append((tag, "html"))
+                        opened[len(stack)] = 0
                     elif tag == namespace:
                         stack.append((tag, namespace))
                     elif tag == "style":  # an SVG <style> is not raw text, but its text (or CDATA) is still CSS
@@ -562,11 +577,17 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             elif namespace != "html" and tag in ("p", "br"):
                 while stack and stack[-1][1] != "html":
                     stack.pop()
-            elif tag == "template" and namespace == "html" and templates:
-                templates -= 1
+            else:
+                if tag == "template" and namespace == "html" and templates:
+                    templates -= 1
+                if stack and namespace == "html" and opened[len(stack)]:
+                    opened[len(stack)] -= 1
         elif kind == "cdata":
-            close = view.find("]]>" if namespace != "html" else ">", position)
-            position = len(view) if close == -1 else close + (3 if namespace != "html" else 1)
+            # 13.2.5.42: a CDATA section where the current node is SVG or MathML (an integration point itself too),
+            # a bogus comment up to ">" elsewhere
+            section = namespace != "html" or (stack and not opened[len(stack)])
+            close = view.find("]]>" if section else ">", position)
+            position = len(view) if close == -1 else close + (3 if section else 1)
         else:  # "cut": a tag the end of the file cuts off is dropped (13.2.5.x eof-in-tag)
             break
     return _Scan(found, base, base_hrefs, declared)
