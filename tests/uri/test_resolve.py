@@ -67,6 +67,43 @@ def test_a_relative_base_is_an_error_that_says_so(case: dict) -> None:
             _resolve(case)
 
 
+@pytest.mark.parametrize("case", [c for c in CASES if "source_expected" in c], ids=_id)
+def test_where_a_source_asserts_otherwise_the_rfc_answer_holds(case: dict) -> None:
+    # A base used as written (5.2.1: normalizing it is optional; oxiri normalizes it), "%2E" no dot segment (5.2.4
+    # removes "." and ".." only; iri-string decodes first), no base fragment kept (5.2.2; urljoin's RFC 1808 test).
+    assert _resolve(case) == case["expected"] != case["source_expected"]
+
+
+@pytest.mark.parametrize(
+    "case", [c for c in CASES if not c["rfc"] and linkkit.parse(c["base"]).scheme is not None], ids=_id
+)
+def test_characters_outside_rfc_3986_are_kept_as_written(case: dict) -> None:
+    # jena-iri's IRIs, spaces, control characters and backslashes against an absolute base: resolution copies what it
+    # does not interpret, as the source expects (an IRI stays an IRI, RFC 3987 6.5).
+    assert _resolve(case) == case["expected"]
+
+
+WHATWG = load_json("uri/whatwg_non_special.json")["cases"]
+WHATWG_DEVIATIONS = {(row[0], row[1]): (row[2], row[3]) for row in load_table("uri/whatwg_deviations.txt")}
+
+
+@pytest.mark.parametrize("case", WHATWG, ids=[f"{c['input']}@{c.get('base')}" for c in WHATWG])
+def test_whatwg_results_for_non_special_schemes_are_rfc_3986_resolution(case: dict) -> None:
+    # The URL Standard resolves a non-special URL by RFC 3986 5.2 in all but the serializations listed (with why) in
+    # whatwg_deviations.txt; a case without a base is its input resolved on its own (5.2.2: its dot segments removed).
+    base = case.get("base")
+    target = linkkit.resolve(base or "", case["input"])
+    deviation = WHATWG_DEVIATIONS.get((case["input"], base or "-"))
+    if deviation is None:
+        assert target == case["href"]
+    else:
+        assert target == deviation[0] != case["href"]
+
+
+def test_every_listed_whatwg_deviation_is_a_case() -> None:
+    assert set(WHATWG_DEVIATIONS) <= {(c["input"], c.get("base") or "-") for c in WHATWG}
+
+
 def test_a_reference_with_a_scheme_needs_no_base() -> None:
     # RFC 3986 5.2.2: the base is not consulted when the reference has its own scheme.
     assert linkkit.resolve("", "http://a/./g") == "http://a/g"
