@@ -444,16 +444,20 @@ def _decompressed_from(path: str, start: int) -> IO[bytes]:
 
 
 def _next_decompressed_record(path: str, after: int) -> int | None:
-    """The offset in the decompressed archive *path* of the first version line after *after*, or None."""
+    """The offset in the decompressed archive *path* of the first version line after *after*, or None: none
+    before its end, or before its decompression fails (a file cut short after a corrupt record, which is named)."""
     with _decompressed_from(path, after + 1) as stream:
         position, tail = after + 1, b""
-        while chunk := stream.read(1 << 16):
-            window = tail + chunk
-            line = _VERSION_LINE.search(window)
-            if line is not None:
-                return position - len(tail) + line.start()
-            tail = window[-16:]  # a version line across two reads
-            position += len(chunk)
+        try:
+            while chunk := stream.read(1 << 16):
+                window = tail + chunk
+                line = _VERSION_LINE.search(window)
+                if line is not None:
+                    return position - len(tail) + line.start()
+                tail = window[-16:]  # a version line across two reads
+                position += len(chunk)
+        except CORRUPT:
+            pass
     return None
 
 

@@ -767,6 +767,22 @@ def test_reading_an_archive_compressed_whole_goes_on_after_a_record_whose_conten
     assert (found[2]["offset"], found[3]["target_uri"]) == (len(records[0]), "http://site.example/2")
 
 
+@pytest.mark.parametrize("compression", ["gzip", "zstd"])
+@pytest.mark.parametrize("by", [-5, 5], ids=["short", "long"])
+def test_an_archive_compressed_whole_cut_short_after_a_corrupt_record_keeps_the_records_before_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], compression: str, by: int
+) -> None:
+    # looking for the next version line after the corrupt record met the cut: the decompressor's EOFError ended in
+    # a traceback, every record's output lost; now the corrupt record is named and reading ends at the cut
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
+               for i in range(2)]
+    records[1] = _content_length_off_by(records[1], by)
+    data = unfinished(b"".join(records) + b"<p>the rest of the archive, cut</p>" * 20, compression)
+    found = extract(capsys, write(tmp_path, "w.warc.z", data), status=1)
+    assert (found[0]["kind"], found[0]["offset"]) == ("url", 0)
+    assert [(r["kind"], r["offset"]) for r in found if r["kind"] == "error"] == [("error", len(records[0]))]
+
+
 def test_an_archive_compressed_whole_whose_first_header_is_damaged_is_read_on_at_the_next_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
