@@ -64,9 +64,7 @@ def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes)
     if first is not None:
         newline = first.group()
     if encoding == "quoted-printable":
-        encoded = binascii.b2a_qp(data, quotetabs=False, istext=True, header=False)
-        # b2a_qp breaks with CRLF only when data holds one; "=" is always =3D, so "=\n" is a soft break
-        return encoded.replace(b"=\n", b"=\r\n") if newline == b"\r\n" else encoded
+        return _quoted_printable(data, newline)
     if encoding == "base64":
         width = first.start() if first is not None else len(original)
         if first is None or not original[first.end() :].strip():  # one line tells no line length: 76 then at least
@@ -75,6 +73,17 @@ def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes)
         lines = [encoded[i : i + width] for i in range(0, len(encoded), width)]
         return newline.join(lines) + original[len(original.rstrip(b"\r\n")) :]  # its line ends after the last line
     return data
+
+
+def _quoted_printable(data: bytes, newline: bytes) -> bytes:
+    """*data* quoted-printable (RFC 2045 6.7), its line breaks and soft line breaks *newline*: each line between two
+    of them is encoded alone, a CR or LF in it as =0D or =0A (rule 4: a line break of the text is the only CR or LF
+    the body holds), so the body decodes to *data* again.  b2a_qp's text mode took the first line break it met for
+    every one (a part's CRLF turned into LF after an =0A) and wrote a lone CR as it is."""
+    soft_break = b"=" + newline
+    # in binary mode b2a_qp writes a CR or LF as =0D or =0A and "=" as =3D: its only "=\n" is a soft break
+    return newline.join(binascii.b2a_qp(line, quotetabs=False, istext=False, header=False).replace(b"=\n", soft_break)
+                        for line in data.split(newline))
 
 
 class Decoded(NamedTuple):

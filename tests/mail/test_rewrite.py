@@ -71,6 +71,19 @@ def test_quoted_printable_breaks_with_the_line_ending_of_its_message() -> None:
     assert binascii.a2b_qp(body) == b"see hxxp://a.example/" + b"x" * 80
 
 
+def test_quoted_printable_keeps_a_cr_or_lf_of_the_text_that_is_no_line_break_encoded() -> None:
+    # RFC 2045 6.7 rule 4: a CR or LF of the text that is not the part's line break is written =0D or =0A; the
+    # text's line breaks stay its own, so the new body decodes to the new text exactly, with no bare CR or LF
+    for newline, body in ((b"\r\n", b"a=0Ab http://a.example/ x\r\nc=0D\r\nd\r\n"),
+                          (b"\n", b"a=0D\nb http://a.example/ x\nc=0D\n")):
+        message = (b"Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n".replace(b"\n", newline)
+                   + body)
+        (new_body,) = bodies(defang(message))
+        assert binascii.a2b_qp(new_body) == binascii.a2b_qp(body).replace(b"http:", b"hxxp:")
+        assert new_body.replace(b"hxxp", b"http") == body
+        assert newline == b"\n" or b"\n" not in new_body.replace(b"\r\n", b"")
+
+
 def test_base64_of_one_line_wraps_at_76() -> None:
     # one line tells no line length: the new body is wrapped at RFC 2045 6.8's 76, not at the old line's length
     for newline in (b"\n", b"\r\n"):
