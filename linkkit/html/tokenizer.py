@@ -4,6 +4,7 @@ tokenization (13.2.5) does, and record where each value holding URLs lies in the
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable
 from html.entities import html5 as NAMED_CHARACTER_REFERENCES
 from sys import intern
@@ -387,10 +388,23 @@ def _attributes(view: str, start: int, end: int) -> dict[str, tuple[int, int, st
     return attributes
 
 
+# 13.2.5.8 tag name state: an ASCII upper alpha is lowered, U+0000 becomes U+FFFD, every other character is kept.
+_TAG_NAME = str.maketrans({**{c: c.lower() for c in string.ascii_uppercase}, "\0": "\ufffd"})
+
+
+def tag_name(written: str) -> str:
+    """A tag's name as the tokenizer yields it (13.2.5.8): str.lower() folds more than ASCII (KELVIN SIGN is "k", so
+    ``<lin\u212a href=x>`` would be a <link>); the common ASCII name without NUL takes the faster str.lower()."""
+    if written.isascii() and "\0" not in written:
+        return written.lower()
+    return written.translate(_TAG_NAME)
+
+
 def _link_place(tag: str, name: str) -> tuple[str, str, str | None]:
     """The tag and attribute names of a tag the step took, as written, lowered (13.2.5.8, 13.2.5.33) and interned
-    (one string per name, not one per link), with the kind of place they make (None: it holds no URL)."""
-    tag, name = intern(tag.lower()), intern(name.lower())
+    (one string per name, not one per link), with the kind of place they make (None: it holds no URL). The step
+    matched the attribute's name ASCII-caselessly among the URL attributes: str.lower() is exact there."""
+    tag, name = intern(tag_name(tag)), intern(name.lower())
     return tag, name, _LINK_PLACES.get((tag, name)) or GLOBAL_PLACES.get(name)
 
 
@@ -488,7 +502,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             continue
         namespace = stack[-1][1] if stack else "html"
         if kind == "close":
-            tag = intern(match.group("start").lower())
+            tag = intern(tag_name(match.group("start")))
             attributes_start, attributes_end = match.span("attrs")
             if namespace == "html" and (tag == "svg" or tag == "math"):  # the root is an SVG/MathML element
                 namespace = tag
@@ -571,7 +585,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             elif tag == "plaintext":  # 13.2.5.5: everything after it is text
                 break
         elif kind == "end":
-            tag = match.group("end").lower()
+            tag = tag_name(match.group("end"))
             if stack and stack[-1][0] == tag:
                 stack.pop()
             elif namespace != "html" and tag in ("p", "br"):

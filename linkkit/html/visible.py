@@ -16,7 +16,7 @@ import bisect
 import re
 from collections.abc import Iterator
 
-from .tokenizer import _MARKUP, _RAW_TEXT_END, _attributes, _decode, _Found, _script_end
+from .tokenizer import _MARKUP, _RAW_TEXT_END, _attributes, _decode, _Found, _script_end, tag_name
 
 TEXT = "text"  # the kind of a URL found in the visible text
 
@@ -45,7 +45,7 @@ def visible_runs(view: str, *, anchors: bool = False) -> Iterator[tuple[int, int
         position = match.end()
         kind = match.lastgroup
         if kind == "close":
-            tag = match.group("start").lower()
+            tag = tag_name(match.group("start"))
             if tag == "a":
                 in_anchor = not anchors and "href" in _attributes(view, match.start("attrs"), position)
             elif tag == "script":
@@ -64,7 +64,7 @@ def visible_runs(view: str, *, anchors: bool = False) -> Iterator[tuple[int, int
                     yield position, length, False
                 return
         elif kind == "end":
-            if match.group("end").lower() == "a":
+            if tag_name(match.group("end")) == "a":
                 in_anchor = False
         elif kind == "cdata":  # outside SVG and MathML a bogus comment, up to ">"
             close = view.find(">", position)
