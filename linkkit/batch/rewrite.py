@@ -201,9 +201,10 @@ def mail_rewriter(args: Any, tally: Tally | None = None) -> MailTransform:
     secure = masks is not None or getattr(args, "defang", False)
 
     def rewritten(data: bytes, on_problem: Callable[[mail.Problem], None]) -> bytes:
+        # a redaction reads defanged references, as redact_message does
         return mail.rewrite(data, tallied(replace, tally), base_url=getattr(args, "base", None),
                             abbreviated=args.abbreviated, emails=args.emails, anchors=secure, headers=secure,
-                            on_problem=on_problem)
+                            on_problem=on_problem, refang=masks is not None)
 
     return rewritten
 

@@ -1025,6 +1025,21 @@ def test_rewrite_redact_masks_the_defanged_references_of_an_html_pages_visible_t
     assert path.read_text(encoding="utf-8") == page
 
 
+@pytest.mark.parametrize("name", ["report.eml", "reports.mbox"])
+def test_rewrite_redact_masks_the_defanged_references_of_a_message_as_redact_message_does(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], name: str
+) -> None:
+    # mail.rewrite(refang=True): a message's text part and Subject kept hxxp[:]//bot:pw@evil[.]example/'s password
+    message = (b"From: a@example.org\r\nSubject: C2 hxxp[:]//s:pw@evil[.]example/\r\nContent-Type: text/plain\r\n"
+               b"\r\nC2 hxxp[:]//bot:pw@evil[.]example/?sid=1 and http://u:pw@ok.example/\r\n")
+    data = b"From a@example.org Mon Jan  1 00:00:00 2024\r\n" + message if name.endswith(".mbox") else message
+    path = write(tmp_path, name, data)
+    assert cli.main(["rewrite", "--redact-query", "sid", "--", str(path)]) == 0
+    out = capsysbinary.readouterr().out
+    assert out == data.replace(b":pw@", b":***@").replace(b"sid=1", b"sid=***")
+    assert path.read_bytes() == data
+
+
 @pytest.mark.parametrize("part", [
     b"Content-Type: text/plain\n\nIOC: hxxps://evil[.]example/a and http://ok.example/b\n",
     b"Content-Type: text/html\n\n<p>IOC: hxxps://evil[.]example/a &amp; <a href=http://ok.example/b>b</a>\n",
