@@ -10,6 +10,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from linkkit import mail
+from linkkit.mail.parts import decode_transfer, encode_transfer
 
 URLS = st.sampled_from([
     "http://a.example/x", "https://b.example/caf\u00e9?q=1&r=2", "<http://c.example/\n wrapped>", "www.example.org/p",
@@ -109,3 +110,15 @@ def test_mailbox_records_concatenate_to_the_mailbox(lines: list[bytes]) -> None:
     messages = list(mail.messages(io.BytesIO(box)))
     assert b"".join(m.record for m in messages) == box
     assert all(m.replaced(m.data) == m.record for m in messages)
+
+
+@given(st.binary(max_size=300), NEWLINES, st.binary(max_size=20).map(lambda line: line.translate(None, b"\r\n")))
+def test_quoted_printable_written_again_decodes_to_the_same_octets(data: bytes, newline: str, original: bytes) -> None:
+    # RFC 2045 6.7: whatever octets a rewritten part holds, its body decodes to them, every line (soft breaks
+    # included) at most 76 characters, and no CR or LF but the line breaks of the part (its first line's)
+    line_break = newline.encode()
+    body = encode_transfer(data, "quoted-printable", original + line_break, line_break)
+    assert decode_transfer(body, "quoted-printable") == (data, None)
+    lines = body.split(line_break)
+    assert all(len(line) <= 76 and b"\r" not in line and b"\n" not in line for line in lines)
+
