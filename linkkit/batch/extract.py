@@ -23,7 +23,7 @@ from ..io import (
     temporary_prefix, text_codec, text_encoding,
 )
 from ..link import LinkLike, Unit, record
-from ..sources.compressed import CORRUPT, open_input
+from ..sources.compressed import CORRUPT, cut_short, open_input
 from ..sources.document import ERROR, FILE, HTML, MAIL, Document, HeaderLink
 from ..sources.inputs import WHOLE_SIZE, Counts, file_documents, head_until_cut, maildir_document
 from .formats import LINE, LinkLine, link_lines
@@ -473,7 +473,7 @@ def _streamed_rows(document: Document, source: Input, options: ExtractOptions, m
             chunks = _until_cut(decoded_chunks(source, encoding, head, rest, undecodable), cut)
             yield from text_rows(chunks, options.scanner, places, refang=options.refang)
             if cut:  # a compressed file cut short: every link of the text before the cut is out already
-                raise InputError(source.label, f"cannot decompress further: {cut[0]}")
+                raise InputError(source.label, cut_short(stream, cut[0]))
     finally:
         if document.temporary and document.path is not None:  # standard input's text, spooled: read once
             with contextlib.suppress(FileNotFoundError):

@@ -174,6 +174,7 @@ class _Layers(io.RawIOBase):
 
     def __init__(self, layers: list[IO[bytes]]) -> None:
         self.layers = layers
+        self.given = 0  # bytes of content given: where a damage stops the decompression, in the content
 
     def readable(self) -> bool:
         return True
@@ -184,6 +185,7 @@ class _Layers(io.RawIOBase):
         buffer = memoryview(target).cast("B")
         data = read_some(self.layers[-1], len(buffer))
         buffer[: len(data)] = data
+        self.given += len(data)
         return len(data)
 
     def close(self) -> None:
@@ -191,6 +193,15 @@ class _Layers(io.RawIOBase):
             for layer in reversed(self.layers):
                 layer.close()
         super().close()
+
+
+def cut_short(stream: IO[bytes], error: BaseException) -> str:
+    """The error of a compressed input whose decompression failed part way, read from *stream* (what
+    :func:`decompressed` made of it): where in its content (the bytes that decompressed before the damage, when
+    the stream counts them) and why."""
+    layers = getattr(stream, "raw", None)
+    where = f" (at byte {layers.given} of its content)" if isinstance(layers, _Layers) else ""
+    return f"cannot decompress further: {error}{where}"
 
 
 def open_input(path: str) -> IO[bytes]:

@@ -20,7 +20,7 @@ from ..io import (
     CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, temporary_prefix, too_large,
 )
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after
-from .compressed import CORRUPT, compression, decompressed
+from .compressed import CORRUPT, compression, cut_short, decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, maildir_file, walk
 from .warc import ForwardStream
@@ -300,7 +300,7 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts, 
     for document in _head_documents(name, label, head, None, counts, encoding, stored=False):
         if document.kind != HTML:
             yield document
-    yield failure(label, f"cannot decompress further: {cut}")
+    yield failure(label, cut_short(stream, cut))
 
 
 def head_until_cut(stream: IO[bytes], size: int) -> tuple[bytes, BaseException | None]:
@@ -361,7 +361,7 @@ def _standard_input(label: str, kind: str, head: bytes, stream: IO[bytes]) -> tu
             if held > HELD_LIMIT:  # HTML: a text this long went on into a temporary file
                 return (failure(label, too_large("an HTML document")),)
     except CORRUPT as error:
-        cut = failure(label, f"cannot decompress further: {error}")
+        cut = failure(label, cut_short(stream, error))
         return (cut,) if kind == HTML else (Document(label, kind, b"".join(pieces), size=held), cut)
     return _spooled(label, pieces, stream)  # a text past WHOLE_SIZE, with more to come
 
@@ -377,7 +377,7 @@ def _spooled(label: str, pieces: list[bytes], stream: IO[bytes]) -> tuple[Docume
                 try:
                     chunk = read_some(stream, CHUNK_SIZE)
                 except CORRUPT as error:  # a read error, not the temporary file's: the text before it is kept
-                    cut = failure(label, f"cannot decompress further: {error}")
+                    cut = failure(label, cut_short(stream, error))
                     break
                 if not chunk:
                     break
@@ -396,7 +396,7 @@ def _messages(head: bytes, stream: IO[bytes], label: str) -> Iterator[Document]:
             yield Document(label, MAIL, message.data, size=len(message.record),
                            position=Position(offset=message.offset, message=message.index))
     except CORRUPT as error:
-        raise InputError(label, f"cannot decompress further: {error}") from None
+        raise InputError(label, cut_short(stream, error)) from None
 
 
 class _Rejoined(ForwardStream):

@@ -294,6 +294,31 @@ def test_a_compressed_text_cut_short_gives_every_link_of_what_decompresses_then_
     assert "cannot decompress" in err or "ended inside a frame" in err
 
 
+@pytest.mark.parametrize("compress", ["gzip", "xz"])
+@pytest.mark.parametrize("kind", ["text", "short-text", "mbox", "stdin", "stdin-short"])
+def test_a_compressed_input_cut_short_names_where_in_its_content_the_damage_stopped_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, compress: str, kind: str
+) -> None:
+    # issue 7: a clear error naming the input and the position; "cannot decompress further" named no position
+    if kind == "mbox":
+        text = b"".join(b"From a@example.org Mon Jan  1 00:00:00 2024\nSubject: %d\n\nhttp://m.example/%d\n\n" % (i, i)
+                        for i in range(3000))
+    else:
+        text = LONG_TEXT[:6000] if kind.endswith("short") else LONG_TEXT
+    data = COMPRESS[compress](text)
+    data = data[: len(data) * 2 // 3]
+    path = tmp_path / ("cut.mbox.z" if kind == "mbox" else "cut.txt.z")
+    path.write_bytes(data)
+    if kind.startswith("stdin"):
+        _stdin(monkeypatch, data)
+    _, err = run(capsys, "-q", "-" if kind.startswith("stdin") else str(path), status=1)
+    name = "<stdin>" if kind.startswith("stdin") else str(path)
+    given = len(_prefix(compress, data))
+    assert 0 < given < len(text)
+    assert f"linkkit: error: {name}: cannot decompress further: " in err
+    assert f" (at byte {given} of its content)\n" in err
+
+
 def test_documents_carry_kind_name_size_and_position(tree: Path) -> None:
     mbox = tree / "box.mbox"
     mbox.write_bytes(b"From a@x Mon Nov 16 09:00:00 2026\nSubject: 1\n\nhttp://m.example/1\n\n"
