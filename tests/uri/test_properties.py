@@ -12,8 +12,10 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import linkkit
-from linkkit.uri.charset import HEXDIG, RESERVED, SUB_DELIMS
+from linkkit.uri.charset import HEXDIG, RESERVED, SUB_DELIMS, UNRESERVED
+from linkkit.uri.model import split_authority
 from linkkit.uri.percent import normalize_percent_encoding
+from linkkit.uri.schemes import SCHEMES
 
 _ANY_HEX = st.sampled_from(HEXDIG)
 _UNRESERVED = st.sampled_from("aAzZgG09-._~")
@@ -125,9 +127,18 @@ def _has_dot_segment(path: str) -> bool:
     return any(segment in (".", "..") for segment in path.split("/"))
 
 
-@given(_URI_REFERENCE)
-def test_the_generated_references_are_valid(text: str) -> None:
-    assert linkkit.is_valid(text), linkkit.validate(text)
+_BY_RULE = st.sampled_from([(_URI, "URI"), (_ABSOLUTE_URI, "absolute-URI"), (_RELATIVE_REF, "relative-ref")]).flatmap(
+    lambda pair: pair[0].map(lambda text: (text, pair[1]))
+)
+
+
+@given(_BY_RULE)
+def test_the_generated_references_are_valid_by_their_rule_alone(text_and_rule: tuple[str, str]) -> None:
+    # Appendix A: a URI (3) and a relative-ref (4.2) never overlap; both are URI-references (4.1).
+    text, rule = text_and_rule
+    other = "URI" if rule == "relative-ref" else "relative-ref"
+    assert linkkit.validate(text, rule=rule) == () == linkkit.validate(text)  # type: ignore[arg-type]
+    assert not linkkit.is_valid(text, rule=other)  # type: ignore[arg-type]
 
 
 @given(_URI_REFERENCE)
@@ -149,6 +160,53 @@ def test_normalize_is_idempotent_and_keeps_a_reference_valid(text: str, level: s
 def test_a_reference_is_equivalent_to_its_normal_form(text: str, level: str) -> None:
     normal = linkkit.normalize(text, level=level)  # type: ignore[arg-type]
     assert linkkit.equivalent(text, normal) and linkkit.equivalent(normal, text)
+
+
+def _respell(data: st.DataObject, text: str, *, encode: bool = True) -> str:
+    """*text* spelled another way RFC 3986 6.2.2 makes equivalent: the hex of a triplet in another case and (when
+    *encode*) unreserved characters percent-encoded, in either case."""
+    out = []
+    for piece in re.findall("%[0-9A-Fa-f]{2}|.", text, re.DOTALL):
+        if len(piece) == 3:
+            out.append(piece.swapcase() if data.draw(st.booleans()) else piece)
+        elif encode and piece in UNRESERVED and data.draw(st.integers(0, 3)) == 0:
+            out.append(f"%{ord(piece):02x}" if data.draw(st.booleans()) else f"%{ord(piece):02X}")
+        else:
+            out.append(piece)
+    return "".join(out)
+
+
+def _respell_authority(data: st.DataObject, scheme: str, userinfo: str | None, host: str, port: str | None) -> str:
+    """An authority spelled another way: the host's letters in another case (6.2.2.1; an IP-literal is never
+    percent-encoded), the scheme's default port written where none is (6.2.3)."""
+    if data.draw(st.booleans()):
+        host = host.swapcase()
+    host = _respell(data, host, encode=not host.startswith("["))
+    row = SCHEMES.get(scheme)
+    if port is None and row is not None and row.default_port is not None and data.draw(st.booleans()):
+        port = str(row.default_port)
+    return ("" if userinfo is None else _respell(data, userinfo) + "@") + host + ("" if port is None else ":" + port)
+
+
+@given(st.data(), _URI)
+def test_a_respelled_uri_is_equivalent(data: st.DataObject, text: str) -> None:
+    # RFC 3986 6.2.2.1 (case of scheme, host and hex), 6.2.2.2 (unreserved characters, encoded or not), 6.2.3 (the
+    # default port written or not): every spelling is equivalent. A URN's percent-encoding is never decoded (RFC 8141
+    # 3.1): its triplets are respelled by case only.
+    scheme, authority, path, query, fragment = linkkit.parse(text)
+    assert scheme is not None
+    urn = scheme.lower() == "urn"
+    if authority is not None:
+        userinfo, host, port = split_authority(authority)
+        authority = _respell_authority(data, scheme.lower(), userinfo, host, port)
+    respelled = linkkit.URIReference(
+        scheme.swapcase() if data.draw(st.booleans()) else scheme,
+        authority,
+        _respell(data, path, encode=not urn),
+        None if query is None else _respell(data, query, encode=not urn),
+        None if fragment is None else _respell(data, fragment, encode=not urn),
+    )
+    assert linkkit.equivalent(text, respelled), (text, str(respelled))
 
 
 _TRIPLET = re.compile("%[0-9A-Fa-f]{2}")
