@@ -14,12 +14,12 @@ from typing import NamedTuple, TypeVar
 from ..uri.percent import percent_encode
 from ..uri.resolution import Base
 from .base import _base, _target
-from .css import _css_escape, css_escape_chars, css_escape_unencodable
+from .css import _css_escape, _encodable, css_escape_chars, css_escape_unencodable
 from .decoding import _decoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible, meta_codec
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link, read_refresh
 from .tokenizer import CDATA_TEXT, FOREIGN_TEXT, RAW_TEXT, STYLE_TEXTS, _SURROGATES, _decode, _Found, _Scan, _scan
-from .visible import TEXT, text_found
+from .visible import ESCAPED, RAW, TEXT, text_found
 
 Document = TypeVar("Document", str, bytes)
 
@@ -124,7 +124,7 @@ def _resolved(
     found, base_hrefs, readings = scan.found, scan.base_hrefs, {}
     if text is not None:
         visible = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails,
-                             anchors=text.anchors, refang=text.refang)
+                             anchors=text.anchors, refang=text.refang, cdata=scan.cdata)
         if visible:
             order = sorted(range(len(found) + len(visible)),
                            key=lambda i: found[i].span if i < len(found) else visible[i - len(found)][0].span)
@@ -264,6 +264,19 @@ def _written(value: str, css: str | None, quote: str | None) -> tuple[str, str]:
     return value, "xmlcharrefreplace"
 
 
+def _written_text(value: str, quote: str | None) -> tuple[str, str]:
+    """*value* written in the visible text, and how to write what the encoding lacks: in text (and RCDATA) "&" and
+    "<" would start a reference or markup (">" is escaped for symmetry); raw text (<xmp>, after <plaintext>) and a
+    CDATA section show every character as written, so a reference or an escape there would be read as written: what
+    the encoding lacks is percent-encoded (RFC 3987 3.1), and so is the "<" of a "</" that could end the element, the
+    ">" of a "]]>" that would end the section (RFC 3986 2.1)."""
+    if quote == ESCAPED:
+        return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"), "xmlcharrefreplace"
+    if quote == RAW:
+        return value.replace("</", "%3C/"), PERCENT_ESCAPES
+    return value.replace("]]>", "]]%3E"), PERCENT_ESCAPES
+
+
 def rewrite(
     document: Document,
     repl: Callable[[Link], str],
@@ -338,9 +351,8 @@ def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]
         new = _held(new, f.kind)
         if f.kind == REFRESH:  # what precedes the URL in the content, its references decoded
             new = _held_after(_decode(view, f.start, f.span[0], None, True)[0], new)
-        if f.kind == TEXT:  # text: "&" and "<" would start markup or a reference, ">" is escaped for symmetry
-            text = new.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            edits.append((f.span[0], f.span[1], text, "xmlcharrefreplace"))
+        if f.kind == TEXT:
+            edits.append((f.span[0], f.span[1], *_written_text(new, f.quote)))
         elif quote and quote in QUOTES_AND_STYLE_TEXTS:
             text, errors = _written(new, f.css, quote)
             edits.append((f.span[0], f.span[1], text, errors))
@@ -416,6 +428,16 @@ def _apply(document: Document, codec: str | None, edits: list[Edit]) -> Document
 # The "error handler" of a value in CSS: a character the encoding lacks is written as a CSS escape. Done by
 # css_escape_unencodable before encoding, so that no codec error handler is registered (no process-wide state).
 CSS_ESCAPES = "css-escapes"
+# The same for a URL in raw text or a CDATA section: a character the encoding lacks is percent-encoded (its UTF-8
+# octets, RFC 3987 3.1), since no reference or escape is read there.
+PERCENT_ESCAPES = "percent-escapes"
+
+
+def _percent_unencodable(text: str, codec: str) -> str:
+    """*text* with each character *codec* cannot write percent-encoded (RFC 3987 3.1: its UTF-8 octets)."""
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() or _encodable(c, codec) else percent_encode(c) for c in text)
 
 
 def _encoded(text: str, codec: str, errors: str) -> bytes:
@@ -424,6 +446,8 @@ def _encoded(text: str, codec: str, errors: str) -> bytes:
     neither it nor its escape can be written in is written as its escape in ASCII."""
     if errors == CSS_ESCAPES:
         text, errors = css_escape_unencodable(text, codec), "strict"
+    elif errors == PERCENT_ESCAPES:
+        text, errors = _percent_unencodable(text, codec), "strict"
     try:
         return text.encode(codec, errors)
     except (ValueError, LookupError):

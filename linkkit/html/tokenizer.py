@@ -413,6 +413,7 @@ class _Scan(NamedTuple):
     base: _Found | None  # the first <base href> outside templates
     base_hrefs: set[int]  # the indices in found of every HTML <base href>
     declared: str | None  # the encoding the first <meta> declaring a known one declares, when asked (_scan)
+    cdata: dict[int, int]  # where each CDATA section (SVG, MathML) starts, its "<": where its text ends
 
 
 def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str | None] | None = None) -> _Scan:
@@ -421,6 +422,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
     base: _Found | None = None
     base_hrefs: set[int] = set()
     declared: str | None = None
+    cdata: dict[int, int] = {}
     templates = 0
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     # For an integration point at stack depth d (len(stack)), how many HTML elements are open inside it: at 0 the
@@ -601,9 +603,11 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             # a bogus comment up to ">" elsewhere
             section = namespace != "html" or (stack and not opened[len(stack)])
             close = view.find("]]>" if section else ">", position)
+            if section:
+                cdata[match.start()] = len(view) if close == -1 else close
             position = len(view) if close == -1 else close + (3 if section else 1)
         else:  # "cut": a tag the end of the file cuts off is dropped (13.2.5.x eof-in-tag)
             break
-    return _Scan(found, base, base_hrefs, declared)
+    return _Scan(found, base, base_hrefs, declared, cdata)
 
 

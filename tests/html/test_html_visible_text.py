@@ -55,6 +55,17 @@ def test_defanged_references_of_the_visible_text_with_refang(document: str, uris
     assert not {link.uri for link in html.links(text, text=True)} & set(uris.split())
 
 
+@pytest.mark.parametrize(("document", "suffix", "codec", "rewritten"), load_table("html/visible_text_rewrite.txt"))
+def test_a_new_text_value_is_written_for_its_run(document: str, suffix: str, codec: str, rewritten: str) -> None:
+    def repl(link: html.Link) -> str:
+        return link.raw + suffix if link.tag == "#text" else link.raw
+
+    if codec == "str":
+        assert html.rewrite(document, repl, text=True) == rewritten
+    else:
+        assert html.rewrite(document.encode(codec), repl, text=True) == rewritten.encode(codec)
+
+
 def test_redaction_reaches_a_defanged_password_in_the_text_with_refang() -> None:
     from linkkit.security.redact import Redaction, replacer
 
