@@ -626,11 +626,11 @@ def _plain_uri(
 
 def _no_scheme_at(text: str, start: int, colon: int, name: str, floor: int) -> bool:
     """Whether :func:`_scheme_start` finds no scheme in *name*, the whole run of scheme characters from *start* to the
-    ":" at *colon*: a word that is no known scheme, begins with a letter (RFC 3986 3.1), holds no "." after which a
-    known scheme may be glued ("e.g.http"), has no "//" after it, and is no tail of a scheme wrapped inside <...>.
-    Prose ("Note:x", "Re:x") is refused by these tests, without walking back to the scheme again."""
+    ":" at *colon*: a word that is no known scheme, begins with a letter (RFC 3986 3.1), has no "//" after it, and is
+    no tail of a scheme wrapped inside <...>.  Prose ("Note:x", "Re:x", "proxy.example:3128") is refused by these
+    tests, without walking back to the scheme again."""
     return (
-        name not in KNOWN_SCHEMES and name[0] in _ALPHA_SET and "." not in name
+        name not in KNOWN_SCHEMES and name[0] in _ALPHA_SET
         and not text.startswith("//", colon + 1)
         and (
             start == floor or text[start - 1] not in _WRAP_WHITESPACE
@@ -716,11 +716,15 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
         return wrapped
     if name in KNOWN_SCHEMES and not glued_to_number:
         return start, name
+    if not text.startswith("//", colon + 1):
+        # Without an authority, a dotted word before a known scheme is a host name and its port or path
+        # ("proxy.example:3128", "host.example:repo.git"; RFC 3986 3.2.3), not prose glued to a reference.
+        return None
     # "e.g.http://..." -- a sentence glued to a known scheme by a full stop ("git+ssh" and "coap-x" stay whole).
     for index, char in enumerate(name):
         if char == "." and name[index + 1 :] in KNOWN_SCHEMES:
             return start + index + 1, name[index + 1 :]
-    if name and name != "url" and not glued_to_number and text.startswith("//", colon + 1):
+    if name and name != "url" and not glued_to_number:
         return start, name  # any valid scheme followed by "//" (RFC 3986 3.2: an authority follows)
     return None
 
