@@ -323,7 +323,8 @@ def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> i
         stack.enter_context(run_temporaries())
         stack.callback(getattr(outcomes, "close", lambda: None))
         if args.output is not None:
-            target = stack.enter_context(replacing(Path(args.output), args.force))
+            # links made from the inputs, made again by running again: renamed into place, not flushed first
+            target = stack.enter_context(replacing(Path(args.output), args.force, durable=False))
             out = target.output
         else:
             out = standard_output(stdout)

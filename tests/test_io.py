@@ -20,7 +20,7 @@ PIECES = [b"a", b"http://x.example/ ", b"\n", "é".encode(), "行".encode(), "�
 
 
 def _decoded(data: bytes, codec: str, chunk_size: int, monkeypatch: pytest.MonkeyPatch) -> tuple[str, Undecodable]:
-    monkeypatch.setattr(linkkit_io, "CHUNK_SIZE", chunk_size)
+    monkeypatch.setattr(linkkit_io, "DECODE_SIZE", chunk_size)
     undecodable = Undecodable()
     source = Input("t.txt", None)
     stream = io.BytesIO(data)

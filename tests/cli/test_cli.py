@@ -139,7 +139,7 @@ def test_undecodable_byte_position_counts_lines_across_chunks(
 ) -> None:
     path = write(tmp_path, "a.txt", b"first line\nsecond line\nthe \xff byte http://example.org/\n")
     monkeypatch.setattr(batch_extract, "CHUNK_SIZE", 5)
-    monkeypatch.setattr(linkkit_io, "CHUNK_SIZE", 5)
+    monkeypatch.setattr(linkkit_io, "DECODE_SIZE", 5)
     assert cli.main(["extract", str(path)]) == 0
     captured = capsys.readouterr()
     assert captured.out == "http://example.org/\n"
@@ -161,7 +161,7 @@ def test_extract_reads_in_chunks_and_finds_what_the_whole_text_holds(
     text = "".join(line.format(i, i, i) for i in range(300))
     path = write(tmp_path, "big.txt", text)
     monkeypatch.setattr(batch_extract, "CHUNK_SIZE", 97)
-    monkeypatch.setattr(linkkit_io, "CHUNK_SIZE", 97)
+    monkeypatch.setattr(linkkit_io, "DECODE_SIZE", 97)
     assert cli.main(["extract", "--format", "jsonl", str(path)]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     whole = list(linkkit.finditer(text))
@@ -302,6 +302,24 @@ def test_rewrite_in_place_replaces_files_atomically_and_keeps_their_mode(
     assert second.read_text(encoding="utf-8") == "no references here\n"
     assert first.stat().st_mode & 0o777 == 0o640
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]  # no temporary file left behind
+    assert capsys.readouterr().out == ""
+
+
+def test_a_rewritten_document_is_on_disk_before_its_rename_and_links_are_not_waited_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "never loses data": a document rewritten in place (or into -o) is flushed before the rename makes it the file;
+    # extract's -o holds links that running again makes again, renamed into place without waiting for the disk
+    flushed: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda descriptor: (flushed.append(descriptor), real_fsync(descriptor)))
+    document = write(tmp_path, "a.txt", "x http://Example.COM/ y\n")
+    assert cli.main(["extract", "-o", str(tmp_path / "links.txt"), str(document)]) == 0
+    assert (tmp_path / "links.txt").read_text(encoding="utf-8") == "http://Example.COM/\n" and flushed == []
+    assert cli.main(["rewrite", "--normalize", "-o", str(tmp_path / "out.txt"), str(document)]) == 0
+    assert len(flushed) == 1
+    assert cli.main(["rewrite", "--in-place", "--normalize", str(document)]) == 0
+    assert document.read_text(encoding="utf-8") == "x http://example.com/ y\n" and len(flushed) == 2
     assert capsys.readouterr().out == ""
 
 
