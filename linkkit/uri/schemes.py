@@ -88,6 +88,10 @@ SCHEMES = _table(
     # ";attribute=value" parameters: the "," is never left out ("Data:text here" is prose).
     Scheme(name="data", prose_start=_DATA_START, spec="RFC 2397"),
     Scheme(name="svn", default_port=3690, uses_authority=True, prose_start=_AUTHORITY, spec="svn (provisional)"),
+    Scheme(name="git", default_port=9418, uses_authority=True, prose_start=_AUTHORITY, spec="git (provisional)"),
+    # RFC 4452 3: info-identifier = namespace "/" identifier, the namespace spelled as a scheme ("info:label" in
+    # the options of a man page is prose).
+    Scheme(name="info", prose_start=r"[A-Za-z][A-Za-z0-9+.-]*/", spec="RFC 4452"),
     # A blob URL is "blob:" and the serialization of an origin ("https://example.org", or "null" for an opaque
     # origin), "/" and a UUID.
     Scheme(name="blob", prose_start=r"[^/:]+://|null/", spec="W3C File API 8 (blob URL)"),
