@@ -167,7 +167,7 @@ def rewrite_stream(
         start, end = ref.span()
         # read back, two references may share a spelling (hxxp cut by --max-length inside its "http"): the first
         # one's span covers it whole, and the next starts after it, as linkkit.sub copies them
-        write(held.cut(max(start, held.start) if refanging is not None else start))
+        write(held.cut(max(start, held.start)))
         new = replace(ref)
         changed |= new != held.cut(end)
         write(new)

@@ -48,9 +48,9 @@ def visible_runs(
     view: str, *, anchors: bool = False, cdata: Mapping[int, int] = MappingProxyType({})
 ) -> Iterator[tuple[int, int, str]]:
     """(start, end, how it is written: ESCAPED, RAW or CDATA) of each run of visible text of *view*, in document
-    order; the text of
-    an ``<a href>`` only with *anchors*. *cdata* maps the "<" of each CDATA section the tokenizer found (in SVG and
-    MathML) to where its text ends: that text is text (13.2.5.69), a bogus comment is not."""
+    order; the text of an ``<a href>`` only with *anchors*. *cdata* maps the "<" of each CDATA section the
+    tokenizer found (in SVG and MathML) to where its text ends: that text is text (13.2.5.69), a bogus comment is
+    not."""
     position = 0
     in_anchor = False
     length = len(view)

@@ -126,11 +126,10 @@ def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
             head = scheme.replace("tt", "xx") + "://" if scheme in ("http", "https") else scheme + "[://]"
         return head + _defang_authority(authority), match.end(2)
     if scheme.lower() == "mailto":
-        path = _defang_mailto(match.group(3))
-        if match.start(4) < 0:
-            return scheme + _colon(path) + path, match.end(3)
-        path += "?" + _defang_hfields(match.group(4))
-        return scheme + _colon(path) + path, match.end(4)
+        path, end = _defang_mailto(match.group(3)), match.end(3)
+        if match.start(4) >= 0:
+            path, end = path + "?" + _defang_hfields(match.group(4)), match.end(4)
+        return scheme + _colon(path) + path, end
     return (scheme_written or scheme) + _colon(uri[match.start(3) :]), match.start(3)
 
 
