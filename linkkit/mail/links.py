@@ -29,7 +29,7 @@ from .base import entity_base, is_absolute
 from .errors import Problem
 from .flowed import delsp_flowed, unflow
 from .message import ContentIds, Entity, content_ids, field_value, parse
-from .parts import Decoded, decode_text, decode_transfer, header_text, without_comments
+from .parts import Decoded, decode_text, decode_transfer, header_text, html_charset, without_comments
 
 Source = Literal["text", "html-attr", "html-text", "header"]
 TEXT_TYPES = frozenset({"text/plain", "text/html"})
@@ -159,7 +159,7 @@ def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | En
             reading.problems.append(Problem(entity.part, "transfer-encoding", problem))
         label = _charset(entity)
         if label is None and entity.content_type == "text/html":
-            label = linkkit.html.encoding.declared_encoding(data)
+            label = html_charset(data)
         decoded = decode_text(data, label)
         if decoded.problem is not None:
             reading.problems.append(Problem(entity.part, "charset", decoded.problem))

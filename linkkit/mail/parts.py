@@ -137,6 +137,29 @@ def _in_byte_order(codec: str, data: bytes) -> str:
     return little if data.startswith(little_mark) else big
 
 
+_META = re.compile(rb"<meta", re.IGNORECASE)
+
+
+def html_charset(data: bytes) -> str | None:
+    """The encoding a text/html part without a charset parameter declares of itself, None when it declares none:
+    its BOM, else the first ``<meta>`` the HTML parser meets that declares a known encoding, wherever it stands
+    (13.2.6.4.4, "change the encoding" 13.2.3.4: one past the prescan's 1024 bytes still decides), else the
+    prescan's (13.2.3.2).  text/html's registration lets the charset parameter override the document's own
+    declarations, so without one they decide (RFC 6657 3)."""
+    from ..html.encoding import declared_encoding, meta_codec
+    from ..html.rewrite import _prepare  # until linkkit.html says it publicly (requested)
+    from ..html.tokenizer import _scan
+
+    declared = declared_encoding(data)
+    if _META.search(data) is None:
+        return declared
+    prepared = _prepare(data, None)
+    if not prepared.tentative:  # a BOM
+        return declared
+    scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None, meta_codec)
+    return scan.declared or declared
+
+
 def decode_text(data: bytes, label: str | None) -> Decoded:
     """*data* decoded with the charset *label* (RFC 2046 4.1.2; us-ascii when absent, RFC 2045 5.2), or with the
     superset the Encoding Standard reads that label as when the strict set lacks a character."""
@@ -231,6 +254,7 @@ __all__ = [
     "encode_text",
     "encode_transfer",
     "header_text",
+    "html_charset",
     "text_codec",
     "without_comments",
 ]
