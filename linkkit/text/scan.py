@@ -1160,7 +1160,9 @@ def _scan(
     while True:
         at = colon if colon < other else other
         if at >= stop:
-            return (max(pos, stop) if at > size else at), floor
+            # Resume at the margin, not at the trigger found in it: the searches read a cut look-ahead there and may
+            # have passed over an earlier trigger ("<drm:\tamd:amdgpu>" read up to "amd:" finds only that ":").
+            return max(pos, stop), floor
         if at == colon:  # a ":": the hot path first
             assert trigger is not None
             plain = _plain_uri(text, trigger, floor, max_length, base)

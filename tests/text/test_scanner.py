@@ -366,7 +366,8 @@ def test_a_stream_finds_a_reference_wrapped_after_its_scheme_across_any_chunk_ed
     whole = list(linkkit.finditer(text))
     assert [ref.uri for ref in whole] == ["http://example.org/a", "ftp://b.example/"]
     for size in range(1, 90, 4):
-        assert list(finditer_stream([text[i : i + size] for i in range(0, len(text), size)])) == whole
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(finditer_stream(chunks, chunk_size=size)) == whole
 
 
 def test_a_stream_finds_a_reference_spaced_after_its_scheme_across_any_chunk_edge() -> None:
@@ -376,7 +377,20 @@ def test_a_stream_finds_a_reference_spaced_after_its_scheme_across_any_chunk_edg
     whole = list(linkkit.finditer(text))
     assert [ref.uri for ref in whole] == ["mailto:" + "a" * 240 + "@example.org", "urn:isbn:0451450523"]
     for size in range(1, 400, 7):
-        assert list(finditer_stream([text[i : i + size] for i in range(0, len(text), size)])) == whole
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(finditer_stream(chunks, chunk_size=size)) == whole
+
+
+def test_a_stream_keeps_a_spaced_scheme_whose_next_word_holds_a_colon() -> None:
+    """RFC 2396 appendix E: "<drm:\\tamd:amdgpu>" is one reference; read so far only up to "amd:", its ":" waits for
+    the ">" while the later "amd:" (or an e-mail's "@") already is a trigger: the stream resumes before both."""
+    text = "see <drm:\tamd:amdgpu> or <dict:\r\n  string:int32> and <mailto: a@example.org?cc=b:c>."
+    whole = list(linkkit.finditer(text, emails=True))
+    assert [ref.uri for ref in whole] == ["drm:amd:amdgpu", "dict:string:int32", "mailto:a@example.org?cc=b:c"]
+    assert {ref.delimiter for ref in whole} == {"angle"}  # the "@" trigger in the last one's word is no e-mail
+    for size in range(1, 40):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(finditer_stream(chunks, chunk_size=size, emails=True)) == whole
 
 
 def test_white_space_is_the_regex_packages_whitespace_in_both_engines() -> None:
