@@ -43,16 +43,29 @@ def _css_name(name: str) -> str:
     return "".join(map(letter, name))
 
 
+# CSS Syntax 3, 4.3.14 "consume the remnants of a bad url": an unquoted url( that is no valid url token (a quote,
+# a "(" or inner whitespace in it) runs to its ")" or the end, an escape ("\)") included; what it holds is no token.
+_BAD_URL_REMNANTS = r"(?:[^)\\]++|\\[^\n\r\f]?)*+\)?"
 # The url( branch opens with a one-character lookahead for its first letters, so that most positions fail it before
-# the lookbehind is tried (the reading of style text about 20% faster).
+# the lookbehind is tried (the reading of style text about 20% faster). A quote after url( makes it a function whose
+# string is the URL (4.3.4), whatever follows the string. An image-set( (CSS Images 4, 2.2, and its -webkit- alias)
+# is group imageset; the strings it holds are group string, like every other closed string (or one left open by the
+# end of the text), of which only its options are URLs.
 _CSS_TOKENS = re.compile(
     r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
     rf"|@{_css_name('import')}(?:{WS}|/\*(?:[^*]|\*(?!/))*+\*/)*+(?P<import>{_CSS_URL_STRING})"
     rf"|(?=[Uu\\])(?<![-\w\\\u0080-\U0010ffff]){_css_name('url')}\({WS}*+(?:(?P<quoted>{_CSS_URL_STRING})"
     rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++)"
-    rf"{WS}*+(?:\)|\Z))"
-    rf"|{_CSS_STRING_DQ}|{_CSS_STRING_SQ}|[\"'][^\n\r\f]*+"
+    rf"{WS}*+(?:\)|\Z)|(?![\"']){_BAD_URL_REMNANTS})"
+    r"|(?=[-Ii])(?<![-\w\\\u0080-\U0010ffff])(?ai:(?:-webkit-)?image-set)\((?P<imageset>)"
+    rf"|(?P<string>{_CSS_URL_STRING})|[\"'][^\n\r\f]*+"
     r"|\\[\s\S]"
+)
+# The tokens inside an image-set( that tell where its options begin: comments and whitespace (no token), strings
+# (whose ")" or "," is no delimiter), escapes, parentheses and commas, and runs of anything else.
+_IMAGE_SET_TOKENS = re.compile(
+    rf"(?P<none>/\*(?:[^*]|\*(?!/))*+(?:\*/)?|{WS}++)|(?P<string>{_CSS_URL_STRING}|[\"'][^\n\r\f]*+)"
+    r"|\\[\s\S]|[(),]|[^()\\,\"'/\t\n\f\r ]++|/"
 )
 # CSS Syntax 3, 4.3.7 "consume an escaped code point"; an escaped newline inside a string vanishes (4.3.5).
 _CSS_ESCAPE = re.compile(r"\\(?:([0-9A-Fa-f]{1,6})(?:\r\n|[\t\n\f\r ])?|(\r\n|[\n\r\f])|([\s\S]))")
@@ -69,13 +82,45 @@ def _css_unescape(text: str) -> str:
     return _CSS_ESCAPE.sub(code_point, text) if "\\" in text else text
 
 
+def _image_set_options(value: str, position: int) -> set[int]:
+    """Where the string options of the image-set( whose arguments start at *position* begin: CSS Images 4, 2.2,
+    ``image-set( [ <image> | <string> ] <resolution>? , ... )``, a <string> being "a URL ... as if it were given in
+    a url()" (the string of a nested ``type("image/avif")`` is none)."""
+    starts: set[int] = set()
+    depth, option_start = 0, True
+    for token in _IMAGE_SET_TOKENS.finditer(value, position):
+        kind, text = token.lastgroup, token.group()
+        if kind == "none":
+            continue
+        if kind == "string" and depth == 0 and option_start:
+            starts.add(token.start())
+        elif text == "(":
+            depth += 1
+        elif text == ")":
+            if not depth:
+                break
+            depth -= 1
+        elif text == "," and not depth:
+            option_start = True
+            continue
+        option_start = False
+    return starts
+
+
 def read_css(value: str) -> Iterator[tuple[int, int, str, str | None]]:
-    """The URLs of a style sheet or a style attribute: url() and @import strings, not comments or other strings."""
+    """The URLs of a style sheet or a style attribute: url(), @import strings and image-set() string options, not
+    comments or other strings."""
+    options: set[int] = set()  # where the string options of the image-set( read so far begin
     for match in _CSS_TOKENS.finditer(value):
         group = match.lastgroup
         if group is None:
             continue
+        if group == "imageset":
+            options |= _image_set_options(value, match.end())
+            continue
         start, end = match.span(group)
+        if group == "string" and start not in options:
+            continue
         if group == "unquoted":
             yield start, end, _css_unescape(value[start:end]), ")"
             continue
