@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, TextIO, TypeAlias, cast
+from typing import IO, TYPE_CHECKING, Any, NoReturn, TextIO, TypeAlias, cast
 
 # What the parser and main need; each subcommand's machinery is imported by the function that runs it, so that
 # `linkkit --version` and `--help` load no batch, source, mail or URI module.
@@ -137,19 +137,32 @@ def _add_target_options(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def _names(args: argparse.Namespace) -> Iterator[str]:
-    """The inputs named: the arguments, then the list of --files-from; standard input when none is named."""
+    """The inputs named: the arguments, then the list of --files-from (each name checked to be no ``-o`` as it is
+    read: the list may be long, and standard input); standard input when none is named."""
     from .sources.files import names_from, open_list
 
     yield from args.files
     if args.files_from is not None:
         stream = open_list(args.files_from)
         try:
-            yield from names_from(stream, null=args.null)
+            listed = names_from(stream, null=args.null)
+            yield from listed if args.output is None else _no_output_among(listed, args)
         finally:
             if args.files_from != STDIN:
                 stream.close()
     elif not args.files:
         yield STDIN
+
+
+def _no_output_among(names: Iterable[str], args: argparse.Namespace) -> Iterator[str]:
+    """*names* of the --files-from list, refusing (a usage error, as for a name on the command line) one that is
+    the ``-o`` file by any name: the output would replace that input. The output is written atomically, so
+    nothing was replaced when the refusal comes in the middle of a run."""
+    output = _identity(args.output)
+    for name in names:
+        if output is not None and name != STDIN and _identity(name) == output:
+            _refuse_output(args, args.parser, f"{name}, in {args.files_from}")
+        yield name
 
 
 def _walking(args: argparse.Namespace) -> WalkOptions:
@@ -395,8 +408,12 @@ def _check_output_is_no_input(args: argparse.Namespace, parser: argparse.Argumen
     named = [*args.files, *([] if args.files_from is None else [args.files_from])]
     for name in named:
         if name != STDIN and _identity(name) == output:
-            hint = "; use --in-place to rewrite a file in place" if args.command != "extract" else ""
-            parser.error(f"-o {args.output} is also an input ({name}){hint}")
+            _refuse_output(args, parser, name)
+
+
+def _refuse_output(args: argparse.Namespace, parser: argparse.ArgumentParser, input: str) -> NoReturn:
+    hint = "; use --in-place to rewrite a file in place" if args.command != "extract" else ""
+    parser.error(f"-o {args.output} is also an input ({input}){hint}")
 
 
 def _identity(name: str) -> tuple[int, int] | None:
@@ -418,8 +435,17 @@ def _inside(folder: Path, path: Path) -> bool:
 # -- rewrite -----------------------------------------------------------------------------------------------------
 
 
+def _named(args: argparse.Namespace) -> list[str]:
+    """Every input of ``rewrite`` and ``absolutize``, which take them all before the first is done: the names of
+    the --files-from list too, read once, when the usage is checked, so that the checks see what the run reads."""
+    names: list[str] | None = getattr(args, "named", None)
+    if names is None:
+        names = args.named = list(_names(args))
+    return names
+
+
 def _inputs(args: argparse.Namespace) -> list[Input]:
-    return [Input(name, args.encoding) for name in _names(args)]
+    return [Input(name, args.encoding) for name in _named(args)]
 
 
 def _report(messages: list[str], stderr: IO[str]) -> None:
@@ -490,9 +516,13 @@ def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentPars
     if args.recursive:
         _check_tree(args, parser)
         return
-    if args.in_place and (not args.files or STDIN in args.files):
-        parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
     _check_output_is_no_input(args, parser)
+    _check_in_place(args, parser, _named(args))
+
+
+def _check_in_place(args: argparse.Namespace, parser: argparse.ArgumentParser, names: list[str]) -> None:
+    if args.in_place and (not names or STDIN in names):
+        parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
 
 
 def _take_query_names(args: argparse.Namespace) -> None:
@@ -671,13 +701,13 @@ def _check_absolutize_usage(args: argparse.Namespace, parser: argparse.ArgumentP
     if args.recursive:
         _check_tree(args, parser)
         return
-    if args.base is None and any(not _mail_input(Input(name, None)) for name in args.files if name != STDIN):
-        parser.error("--base is required for HTML inputs (messages and mailboxes may go without)")
-    if args.in_place and (not args.files or STDIN in args.files):
-        parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
-    if args.output is not None and len(args.files) > 1:
-        parser.error("-o/--output takes one input; use --in-place to absolutize several files")
     _check_output_is_no_input(args, parser)
+    names = _named(args)
+    if args.base is None and any(not _mail_input(Input(name, None)) for name in names if name != STDIN):
+        parser.error("--base is required for HTML inputs (messages and mailboxes may go without)")
+    _check_in_place(args, parser, names)
+    if args.output is not None and len(names) > 1:
+        parser.error("-o/--output takes one input; use --in-place to absolutize several files")
 
 
 def add_absolutize(commands: Subcommands) -> None:

@@ -162,6 +162,49 @@ def test_a_listed_name_holding_a_nul_byte_is_an_error_of_that_name_and_the_other
                    "names)\n")
 
 
+@pytest.mark.parametrize(("command", "name", "content", "rewritten"), [
+    (["rewrite", "--angle"], "a.txt", "see www.example.org\n", "see <www.example.org>\n"),
+    (["absolutize", "--base", "http://h/"], "a.html", '<a href="x">x</a>', '<a href="http://h/x">x</a>'),
+])
+@pytest.mark.parametrize("null", [False, True])
+def test_in_place_rewrites_the_files_a_files_from_list_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: list[str],
+    name: str, content: str, rewritten: str, null: bool,
+) -> None:
+    # find ... -print0 | linkkit rewrite --files-from - -0 --in-place: "--in-place needs file names" (status 2)
+    (tmp_path / "one").mkdir()
+    paths = [tmp_path / name, tmp_path / "one" / name]
+    for path in paths:
+        path.write_text(content)
+    separator = b"\0" if null else b"\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"".join(bytes(p) + separator for p in paths))))
+    main(capsys, *command, "--in-place", "--files-from", "-", *(["-0"] if null else []))
+    assert [path.read_text() for path in paths] == [rewritten, rewritten]
+
+
+@pytest.mark.parametrize(("argv", "refused"), [
+    # the names of the list are inputs as those on the line are: -o took the last one's output alone, status 0
+    (["absolutize", "--base", "http://h/", "--files-from", "{list}", "-o", "{out}"], "-o/--output takes one input"),
+    # an HTML file named in the list needs --base as one named on the line does (each one was an error, status 1)
+    (["absolutize", "--files-from", "{list}", "--in-place"], "--base is required for HTML inputs"),
+    (["rewrite", "--files-from", "{empty}", "--in-place"], "--in-place needs file names"),
+])
+def test_the_usage_checks_of_rewrite_and_absolutize_read_the_names_of_the_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], refused: str,
+) -> None:
+    pages = [tmp_path / "a.html", tmp_path / "b.html"]
+    for page in pages:
+        page.write_text('<a href="x">x</a>')
+    listing, empty, out = tmp_path / "list", tmp_path / "empty", tmp_path / "out.html"
+    listing.write_bytes(b"".join(bytes(page) + b"\n" for page in pages))
+    empty.write_bytes(b"")
+    with pytest.raises(SystemExit) as stop:
+        cli.main([arg.format(list=listing, empty=empty, out=out) for arg in argv])
+    assert stop.value.code == 2
+    assert refused in capsys.readouterr().err
+    assert not out.exists() and all(page.read_text() == '<a href="x">x</a>' for page in pages)
+
+
 def test_a_summary_line_ends_a_batch_and_quiet_drops_it(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (texts / "data.bin").write_bytes(b"\x00\x01http://hidden.example/")
     _, err = main(capsys, "extract", "-r", str(texts))
