@@ -819,7 +819,8 @@ def test_a_tree_rewritten_in_place_leaves_a_file_that_changed_after_its_first_by
         (["extract", "-o", "link.txt", "in.txt"], "-o link.txt is also an input (in.txt)"),
         (["extract", "--files-from", "list", "-o", "list"], "-o list is also an input (list)"),
         # a name the --files-from list holds is an input as much as one named on the line
-        (["extract", "--force", "--files-from", "list", "-o", "in.txt"], "-o in.txt is also an input (in.txt, in list)"),
+        (["extract", "--force", "--files-from", "list", "-o", "in.txt"],
+         "-o in.txt is also an input (in.txt, in list)"),
         (["extract", "--force", "-j", "2", "--files-from", "list", "-o", "link.txt"],
          "-o link.txt is also an input (in.txt, in list)"),
         (["rewrite", "--angle", "--files-from", "list", "-o", "hard.txt"],
