@@ -160,8 +160,11 @@ def _no_output_among(names: Iterable[str], args: argparse.Namespace) -> Iterator
     nothing was replaced when the refusal comes in the middle of a run."""
     output = _identity(args.output)
     for name in names:
-        if output is not None and name != STDIN and _identity(name) == output:
-            _refuse_output(args, args.parser, f"{name}, in {args.files_from}")
+        if name != STDIN:
+            if output is not None and _identity(name) == output:
+                _refuse_output(args, args.parser, f"{name}, in {args.files_from}")
+            if args.recursive:
+                _check_outside(args, args.parser, name)
         yield name
 
 
@@ -395,8 +398,14 @@ def _check_extract(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
     _check_output_is_no_input(args, parser)
     if args.recursive and args.output is not None:
         for name in args.files:
-            if name != STDIN and Path(name).is_dir() and _inside(Path(name), Path(args.output)):
-                parser.error(f"-o {args.output} is inside {name}, which -r reads: the output would be read as input")
+            if name != STDIN:
+                _check_outside(args, parser, name)
+
+
+def _check_outside(args: argparse.Namespace, parser: argparse.ArgumentParser, name: str) -> None:
+    """Refuse an ``-o`` inside the folder *name*, which ``-r`` reads: the output would be read back as input."""
+    if Path(name).is_dir() and _inside(Path(name), Path(args.output)):
+        parser.error(f"-o {args.output} is inside {name}, which -r reads: the output would be read as input")
 
 
 def _check_output_is_no_input(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:

@@ -205,6 +205,20 @@ def test_the_usage_checks_of_rewrite_and_absolutize_read_the_names_of_the_list(
     assert not out.exists() and all(page.read_text() == '<a href="x">x</a>' for page in pages)
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_output_inside_a_folder_the_list_names_for_r_is_refused(
+    texts: Path, capsys: pytest.CaptureFixture[str], jobs: str,
+) -> None:
+    # as when the folder is named on the line: each run read the previous run's output back (and its temporary)
+    listing, out = texts.parent / "list", texts / "links.txt"
+    listing.write_bytes(bytes(texts) + b"\n")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["extract", "-r", "-q", "-j", jobs, "--files-from", str(listing), "-o", str(out)])
+    assert stop.value.code == 2
+    assert f"-o {out} is inside {texts}, which -r reads" in capsys.readouterr().err
+    assert sorted(path.name for path in texts.iterdir()) == ["a.txt", "b.txt"]
+
+
 def test_a_summary_line_ends_a_batch_and_quiet_drops_it(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (texts / "data.bin").write_bytes(b"\x00\x01http://hidden.example/")
     _, err = main(capsys, "extract", "-r", str(texts))
