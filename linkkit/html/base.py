@@ -75,13 +75,13 @@ def _authority_parses(target: str) -> bool:
     """Whether the host and port of the absolute *target* are ones the URL parser accepts: an IP-literal that is
     one, a reg-name of URI characters (RFC 3986 3.2.2; non-ASCII ones as their UTF-8 octets, as an IRI's host,
     RFC 3987 3.1), not empty where the scheme requires a host, a port of digits (3.2.3) no greater than 65535 (URL
-    Standard 4.4). ``http://[oops/``, ``http://exa mple.com/`` and ``http://`` fail both specifications; a userinfo
-    or path the URL parser percent-encodes never fails.
+    Standard 4.4). ``http://[oops/``, ``http://exa mple.com/``, ``http://`` and ``https:`` fail both specifications;
+    a userinfo or path the URL parser percent-encodes never fails.
     """
     scheme, authority = split(target)[:2]
-    if authority is None:
-        return True
     scheme = (scheme or "").lower()
+    if authority is None:  # https: and http:foo have no host at all (RFC 9110 4.2.1: "//" authority is required)
+        return scheme not in _HOST_REQUIRED
     _, host, port = split_authority(authority)
     if not host and scheme in _HOST_REQUIRED:
         return False
