@@ -81,7 +81,8 @@ _ENCODED_CONTROLS = regex.compile(r"(?:%(?:[01][0-9A-Fa-f]|7[Ff]))+")
 _INVISIBLE = regex.compile(r"[\p{Default_Ignorable_Code_Point}\p{Bidi_Control}]+")
 # What a host name is made of (RFC 1034 3.5, with the Unicode letters of IDNs): letters, digits, "-" and ".".
 _NOT_HOST_NAME = regex.compile(r"[^\p{L}\p{N}.\-]")
-_LETTERS = regex.compile(r"\p{L}{2,63}")
+# A top-level label: letters (``com``, ``рф``), or an IDNA A-label (RFC 5890 2.3.2.1: ``xn--p1ai`` is ``рф``).
+_TOP_LABEL = regex.compile(r"\p{L}{2,63}|[xX][nN]--[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 # A URL written as a userinfo: a scheme, ":" and two slashes or backslashes (``http://bank.example/login@evil``).
 _URL_START = regex.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:[/\\]{2}")
 # WHATWG URL Standard, basic URL parser: "remove any leading and trailing C0 control or space", "remove all ASCII
@@ -227,18 +228,18 @@ def _ip_literal_start(text: str) -> str | None:
 
 
 def _host_name_start(text: str) -> str | None:
-    """The host name *text* starts with (RFC 1034 3.5 labels, at least two, the last one of letters as a TLD is,
-    a trailing "." allowed), running up to a character no host name holds or to a "-" that follows such a last
-    label (``paypal.com-login`` starts with ``paypal.com``); None when it starts with none."""
+    """The host name *text* starts with (RFC 1034 3.5 labels, at least two, the last one of letters or an A-label as
+    a TLD is, a trailing "." allowed), running up to a character no host name holds or to a "-" that follows such a
+    last label (``paypal.com-login`` starts with ``paypal.com``); None when it starts with none."""
     stop = _NOT_HOST_NAME.search(text)
     name = text if stop is None else text[: stop.start()]
     labels = name[:-1].split(".") if name.endswith(".") else name.split(".")
-    if len(labels) >= 2 and _LETTERS.fullmatch(labels[-1]) is None:
+    if len(labels) >= 2 and _TOP_LABEL.fullmatch(labels[-1]) is None:
         top, hyphen, _ = labels[-1].partition("-")
-        if hyphen and _LETTERS.fullmatch(top) is not None:
+        if hyphen and _TOP_LABEL.fullmatch(top) is not None:
             labels[-1] = top
             name = ".".join(labels)
-    if len(labels) < 2 or _LETTERS.fullmatch(labels[-1]) is None:
+    if len(labels) < 2 or _TOP_LABEL.fullmatch(labels[-1]) is None:
         return None
     if any(not label or label[0] == "-" or label[-1] == "-" for label in labels):
         return None
