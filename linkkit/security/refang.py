@@ -18,6 +18,9 @@ written                         read as    where
                                            not ``'[.]'``, ``$f[.]'``, ``OFFSET[.][b]``)
 ``[@]``                         ``@``      glued to the text before it, before a host (``user[@]example[.]com``;
                                            not the ``${array[@]}`` of shell scripts)
+``[/]``                         ``/``      glued to a host, port or path character, or right after a ``:``,
+                                           ``[:]`` or ``[/]`` (``example[.]com[/]path``, ``hxxp[:][/][/]``;
+                                           not ``[][/]`` or ``to [/]``)
 ``[dot]``, ``{.}``              ``.``      between two letters or digits (any case: ``[DOT]``)
 ``(.)``, ``(dot)``              ``.``      between two letters or digits of a host: the token holds no ``/``,
                                            ``?``, ``#`` or ``:`` before it and no ``@`` after it (``(`` and
@@ -39,7 +42,7 @@ from ..uri.charset import SCHEME_CHARS
 # Every defanged spelling, found by one search (a scheme spelling, or a bracketed mark); whether it applies where it
 # stands is judged by its neighbours (_judged), only where one was found.
 _CANDIDATE = regex.compile(
-    r"(?P<scheme>[hH](?:[xX]{2}|\*\*)(?P<p>[pP])[sS]?)|\[(?:[.:@]|://|(?i:dot))\]|\{\.\}|\((?:\.|(?i:dot))\)"
+    r"(?P<scheme>[hH](?:[xX]{2}|\*\*)(?P<p>[pP])[sS]?)|\[(?:[.:@/]|://|(?i:dot))\]|\{\.\}|\((?:\.|(?i:dot))\)"
 )
 _SCHEME_CHARS = frozenset(SCHEME_CHARS)
 # Not glued to a "[.]" or "[@]" on its left: what starts a word of prose or code ('[.]' in a regex, "v[@]" ... ).
@@ -48,8 +51,12 @@ NOT_GLUED = frozenset(" \t\r\n\f\v\"'<>[{")
 # After "[.]": a host character, or what ends a host (a port, a path, a query, a fragment, a mailto list's ","), or
 # another "[.]" -- not a quote, a bracket or a "?" of shell and regex code (${a[.]}, [[+]OFFSET[.][b]]).
 DOT_FOLLOWERS = frozenset("-_~%/:?#,")
-# After "[:]": what starts an authority ("//"), a port, or a path (http[:]//, host[:]8080, urn[:]isbn:...).
+# After "[:]": what starts an authority ("//", "[/][/]"), a port, or a path (http[:]//, host[:]8080, urn[:]isbn:...).
 COLON_FOLLOWERS = frozenset("/%[+-_~.")
+# Before "[/]": what ends a host, a port or a path segment (a letter or a digit aside), or the ":" of a scheme; not
+# a bracket, a "/" or a space (find's "[][/]", bash's "${p/pattern[/[/]string]}", "from </> to [/]"); a "[:]" or
+# "[/]" before it is judged apart ("hxxp[:][/][/]").
+SLASH_AFTER = frozenset("-_~%.:")
 # Walking back from a "(.)": what ends the host it would be in (RFC 3986 3.2.2: a reg-name holds none of them).
 _HOST_STOP = frozenset(" \t\r\n\f\v/?#:@<>\"'`")
 _MAX_HOST = 255  # RFC 1034 3.1: a domain name is at most 255 octets
@@ -111,6 +118,9 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
             return None
         ends = not after or after.isalnum() or after in DOT_FOLLOWERS or text.startswith("[.]", end)
         return "." if ends else None
+    if mark == "[/]":
+        glued = before.isalnum() or before in SLASH_AFTER or text.endswith(("[:]", "[/]"), 0, start)
+        return "/" if before and glued else None
     if mark == "[@]":
         return "@" if before and before not in NOT_GLUED and (after.isalnum() or after in "[%_~") and after else None
     if not (before.isalnum() and after.isalnum()):

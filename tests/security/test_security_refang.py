@@ -92,6 +92,12 @@ def test_refang_is_off_by_default_and_sub_replaces_in_place() -> None:
         ('od [FILE] [[+]OFFSET[.][b]]" now works', 'od [FILE] [[+]OFFSET[.][b]]" now works'),
         ('kern feature on "kern[:]" 1', 'kern feature on "kern[:]" 1'),
         ("evil[.][.]example", "evil..example"),
+        # "[/]" glued to a host or path character, or after ":", "[:]" or "[/]"; in the corpus, code and prose
+        ("a[/]b[/]", "a/b/"),
+        ("hxxp[:][/][/]a", "http://a"),
+        ("${parameter/pattern[/[/]string]}", "${parameter/pattern[/[/]string]}"),
+        ("brackets from </> to [/]", "brackets from </> to [/]"),
+        ("[][/]", "[][/]"),
     ],
 )
 def test_refang_spellings(text: str, expected: str) -> None:
