@@ -126,8 +126,34 @@ def redacted(uri: str, redaction: Redaction) -> str:
     return "".join(pieces) + uri[copied:] if pieces else uri
 
 
+# References redacted inside one URI, nested or side by side (a redirector's ?next=http://admin:pw@intranet/): the
+# first 16, as defang reads them; each costs a scan of what follows it, so thousands nested would cost time
+# quadratic in the URI's length.
+_MAX_EMBEDDED = 16
+
+
 def _secrets(uri: str, redaction: Redaction) -> list[Secret]:
-    """What *redaction* masks in *uri* (a URI without defanged spellings), in URI order."""
+    """What *redaction* masks in *uri* (a URI without defanged spellings), in URI order: its own secrets, and
+    those of the references the scanner finds in its path, query and fragment (the first :data:`_MAX_EMBEDDED`),
+    where its own secrets do not already cover them."""
+    secrets: list[Secret] = []
+    pending = [(0, uri)]  # each reference to read, and where it starts in *uri*
+    budget = _MAX_EMBEDDED
+    while pending:
+        offset, text = pending.pop()
+        own, rest = _own_secrets(text, redaction)
+        secrets += (Secret(offset + s.start, offset + s.end, s.text) for s in own)
+        for start, raw in _embedded(text[rest:], budget):
+            start += rest
+            if not any(s.start < start + len(raw) and start < s.end for s in own):
+                pending.append((offset + start, raw))
+                budget -= 1
+    return sorted(secrets)
+
+
+def _own_secrets(uri: str, redaction: Redaction) -> tuple[list[Secret], int]:
+    """The secrets of *uri*'s own userinfo, query and fragment, and where what follows its scheme and authority
+    (its host, for a reference written without either: ``www.example.com/``) starts."""
     match = split_match(uri)
     secrets = []
     if match.start(2) >= 0:
@@ -136,7 +162,24 @@ def _secrets(uri: str, redaction: Redaction) -> list[Secret]:
         for group in (4, 5):  # RFC 3986 3.4, 3.5: the query, and the fragment (RFC 6749 4.2.2's access_token)
             if match.start(group) >= 0:
                 secrets += _parameters(match.group(group), match.start(group), redaction)
-    return secrets
+    if match.start(2) >= 0:
+        rest = match.end(2)
+    elif match.start(1) >= 0:
+        rest = match.start(3)
+    else:
+        rest = next((index for index, c in enumerate(uri) if c in "/?#"), len(uri))
+    return secrets, rest
+
+
+def _embedded(rest: str, budget: int) -> list[tuple[int, str]]:
+    """The first *budget* references the scanner finds in *rest* (a URI's path, query and fragment), each as where
+    it starts and what is written."""
+    lowered = rest.lower()
+    if budget <= 0 or (":" not in rest and "www." not in lowered and "ftp." not in lowered):
+        return []  # every reference the scanner finds has a scheme's ":" or starts with "www." or "ftp."
+    from ..text import finditer
+
+    return [(ref.start(), ref.raw) for ref, _ in zip(finditer(rest), range(budget), strict=False)]
 
 
 def replacer(redaction: Redaction) -> Callable[[LinkLike], str]:

@@ -36,6 +36,14 @@ def test_the_mask_can_be_chosen_and_names_must_be_a_list() -> None:
         redact("http://h/?t=1", query="t")
 
 
+def test_thousands_of_nested_references_redact_the_first_sixteen_and_copy_the_rest() -> None:
+    # each nested reference costs a scan of what follows it: bounded as defang bounds it (issue 7: linear time)
+    uri = "http://h.example/?u=" + "http://u:p@h.example/?u=" * 5000
+    assert redact(uri) == (
+        "http://h.example/?u=" + "http://u:***@h.example/?u=" * 16 + "http://u:p@h.example/?u=" * 4984
+    )
+
+
 TOKEN = Redaction.of(query=["token", "sid"])
 TEXT = (
     "2024-01-01 GET https://bob:hunter2@api.example/x?token=abc&y=1 200\n"
