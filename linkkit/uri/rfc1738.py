@@ -7,8 +7,9 @@
 its scheme. Each record says in its docstring which fields are percent-decoded: RFC 1738 decodes a
 field before use unless its reserved characters carry meaning there (2.2), so an http path or search stays as
 written while an ftp segment or a gopher selector is decoded. A fragment is not part of an RFC 1738 URL and is
-ignored. Characters are checked only where the BNF gives them structure (";type=", "%09", ports, groups,
-article numbers) and every "%" must start a triplet; the RFC 3986 repertoire (``~`` included) is accepted.
+ignored. Characters are checked only where the BNF or the section's text gives them structure (";type=", "%09",
+ports, groups, article numbers, the ":" and "@" of a login, the tab, LF and CR a Gopher selector cannot hold) and
+every "%" must start a triplet; the RFC 3986 repertoire (``~`` included) is accepted.
 """
 
 from __future__ import annotations
@@ -35,6 +36,13 @@ _GROUP = re.compile(f"{char_class(ALPHA)}{char_class(ALPHA + DIGIT + '-.+_')}*")
 _FTP_TYPE = re.compile(r";type=([AIDaid])\Z")
 # RFC 1738 2.2: "<" and ">" are unsafe, the delimiters of URLs in free text; a news: message-id goes without them.
 _ANGLE_BRACKET = re.compile("[<>]")
+# RFC 1738 3.1: "Within the user and password field, any ":", "@", or "/" must be encoded" (an authority holds no
+# "/", and its first ":" and last "@" are the login's own delimiters).
+_LOGIN_DELIMITER = re.compile("[:@]")
+# RFC 1738 3.4.1: a Gopher selector string holds any octet "except 09 hexadecimal (US-ASCII HT or tab) 0A
+# hexadecimal (US-ASCII character LF), and 0D (US-ASCII character CR)", written or encoded (an encoded tab, "%09",
+# already ends the selector).
+_NOT_IN_SELECTOR = re.compile("%0[ADad]|[\t\n\r]")
 _RULE_IP_SCHEMEPART = 'ip-schemepart = "//" login [ "/" urlpath ] (RFC 1738 3.1)'
 
 
@@ -245,8 +253,8 @@ def _login(parts: _Parts, *, user_allowed: bool) -> tuple[str | None, str | None
         if not user_allowed:
             raise parts.fail(at, f"hostport without user or password for {parts.ref.scheme}: (RFC 1738 5)")
         user_text, colon, password_text = userinfo.partition(":")
-        user = parts.decoded(user_text, at)
-        password = parts.decoded(password_text, at + len(user_text) + 1) if colon else None
+        user = _login_field(parts, user_text, at)
+        password = _login_field(parts, password_text, at + len(user_text) + 1) if colon else None
     host_at = at + (len(userinfo) + 1 if userinfo is not None else 0)
     if not host:
         raise parts.fail(host_at, "host = hostname | hostnumber (RFC 1738 3.1)")
@@ -256,6 +264,14 @@ def _login(parts: _Parts, *, user_allowed: bool) -> tuple[str | None, str | None
             raise parts.fail(host_at + len(host) + 1, "port = digits (RFC 1738 5)")
         port = int(port_text)
     return user, password, host, port
+
+
+def _login_field(parts: _Parts, field: str, at: int) -> str:
+    """A user or password (found at offset *at*) percent-decoded; an unencoded ":" or "@" in it is an error (3.1)."""
+    stray = _LOGIN_DELIMITER.search(field)
+    if stray is not None:
+        raise parts.fail(at + stray.start(), 'user and password hold ":", "@" and "/" only encoded (RFC 1738 3.1)')
+    return parts.decoded(field, at)
 
 
 def _after_slash(parts: _Parts, path: str, rule: str) -> str:
@@ -291,6 +307,8 @@ def _read_ftp(parts: _Parts) -> FTP:
 def _read_http(parts: _Parts) -> HTTP:
     """RFC 1738 3.3: ``httpurl = "http://" hostport [ "/" hpath [ "?" search ]]``."""
     _, _, host, port = _login(parts, user_allowed=False)
+    if not parts.ref.path and parts.ref.query is not None:  # 3.3: the "/" goes only when path and search both do
+        raise parts.fail(parts.query_at - 1, 'httpurl = "http://" hostport [ "/" hpath [ "?" search ]] (RFC 1738 5)')
     parts.decoded(parts.ref.path, parts.path_at)  # checks the escapes; the path itself stays as written
     if parts.ref.query is not None:
         parts.decoded(parts.ref.query, parts.query_at)
@@ -309,6 +327,9 @@ def _read_gopher(parts: _Parts) -> Gopher:
     gtype_length = 3 if gopher_path.startswith("%") else 1
     gtype = parts.decoded(gopher_path[:gtype_length], at)
     pieces = gopher_path[gtype_length:].split("%09", 2)
+    stray = _NOT_IN_SELECTOR.search(pieces[0])
+    if stray is not None:
+        raise parts.fail(at + gtype_length + stray.start(), "selector: any octet but 09, 0A and 0D (RFC 1738 3.4.1)")
     decoded: list[str] = []
     piece_at = at + gtype_length
     for piece in pieces:
@@ -360,8 +381,9 @@ def _read_news(parts: _Parts) -> News:
     unique, at_sign, domain = grouppart.partition("@")
     if not at_sign:
         return News(_check_group(parts, grouppart, parts.path_at), None)
-    if not unique or not domain:
-        position = parts.path_at + (0 if not unique else len(unique) + 1)
+    second_at = domain.find("@")
+    if not unique or not domain or second_at != -1:  # 5: one "@", an article's characters before it, a host after
+        position = parts.path_at + (0 if not unique else len(unique) + 1 + max(second_at, 0))
         raise parts.fail(position, 'article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host (RFC 1738 5)')
     bracket = _ANGLE_BRACKET.search(grouppart)
     if bracket is not None:  # 3.6: the RFC 1036 message ID "without the enclosing "<" and ">""
