@@ -34,6 +34,7 @@ from .io import (
     Messages,
     Output,
     OutputError,
+    Target,
     claim_standard_streams,
     replacing,
     run_temporaries,
@@ -478,19 +479,28 @@ def _rewrite_in_place(source: Input, args: argparse.Namespace, stderr: IO[str]) 
         target.changed = _rewrite_from(source, binary, args, target.output, stderr)
 
 
-def _rewrite_all(sources: list[Input], args: argparse.Namespace, out: Output, stderr: IO[str]) -> bool:
-    """Rewrite *sources* one after another into *out*; True when some input failed (the others are done)."""
-    failed = False
+def _rewrite_all(sources: list[Input], args: argparse.Namespace, out: Output, stderr: IO[str],
+                 file: Target | None = None) -> bool:
+    """Rewrite *sources* one after another into *out*; True when some input failed (the others are done). Into
+    the ``-o`` *file*, written atomically, an input that fails leaves no part of itself (what it wrote is cut
+    off), and a file that no input was written to is left as it was."""
+    failed = written = False
     for source in sources:
+        start = None if file is None else out.position()
         try:
             if _is_maildir(source):
                 raise InputError(source.label, "a Maildir is rewritten with --in-place only (one file per message)")
             with source.open_binary() as binary:
                 _rewrite_from(source, binary, args, out, stderr)
+            written = True
         except InputError as error:
             _error(str(error), stderr)
             failed = True
+            if start is not None:
+                out.cut(start)
     out.flush()
+    if file is not None:
+        file.changed = written
     return failed
 
 
@@ -513,7 +523,7 @@ def run_rewrite(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> in
                 failed = True
     elif args.output is not None:
         with replacing(Path(args.output), args.force) as target:
-            failed = _rewrite_all(sources, args, target.output, stderr)
+            failed = _rewrite_all(sources, args, target.output, stderr, target)
     else:
         failed = _rewrite_all(sources, args, standard_output(stdout), stderr)
     return EXIT_SOME_FAILED if failed else EXIT_OK

@@ -388,7 +388,18 @@ class Output:
     def flush(self) -> None:
         self._checked(self.stream.flush)
 
-    def _checked(self, operation: Callable[..., int | None], *arguments: memoryview) -> int:
+    def position(self) -> int | None:
+        """Where the next write lands, for :meth:`cut`; None when the output cannot be cut back (a pipe)."""
+        return self.stream.tell() if self.stream.seekable() else None
+
+    def cut(self, position: int) -> None:
+        """Drop what was written after *position*: the part of an input that failed half-way, which an output
+        written atomically does not keep (as the input's own file, rewritten in place, is left as it was)."""
+        self.flush()
+        self._checked(self.stream.truncate, position)
+        self.stream.seek(position)
+
+    def _checked(self, operation: Callable[..., int | None], *arguments: memoryview | int) -> int:
         try:
             return operation(*arguments) or 0
         except BrokenPipeError:

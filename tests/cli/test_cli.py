@@ -562,6 +562,21 @@ def test_bytes_the_encoding_cannot_even_keep_are_an_error_naming_their_offset_an
     assert out.endswith("http://example.org/good\n" if command == "extract" else "<http://example.org/good>\n")
 
 
+def test_rewrite_o_keeps_no_part_of_an_input_that_failed_and_leaves_a_file_no_input_reached_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # -o is written atomically: the start of a long input that then failed was installed, status 1 (a half rewrite)
+    odd = write(tmp_path, "odd.txt", ("x http://example.org/odd\n" * 3000).encode("utf-16-le") + b"x")
+    good = write(tmp_path, "good.txt", "<http://example.org/good>\n".encode("utf-16-le"))
+    out = write(tmp_path, "out.txt", b"old\n")
+    assert cli.main(["rewrite", "--angle", "--encoding", "utf-16", "-o", str(out), str(odd)]) == 1
+    assert out.read_bytes() == b"old\n"
+    assert cli.main(["rewrite", "--angle", "--encoding", "utf-16", "-o", str(out), str(good), str(odd), str(good)]) == 1
+    assert out.read_bytes() == ("<http://example.org/good>\n" * 2).encode("utf-16-le")
+    assert capsys.readouterr().err.count(f"{odd}: cannot decode byte 150000 as utf-16-le: truncated data") == 2
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["good.txt", "odd.txt", "out.txt"]
+
+
 BOM_TEXT = "http://example.org/a first\nthen <http://example.org/b>\n"
 
 
