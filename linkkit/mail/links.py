@@ -158,8 +158,8 @@ def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | En
         if problem is not None:
             reading.problems.append(Problem(entity.part, "transfer-encoding", problem))
         label = _charset(entity)
-        if label is None and entity.content_type == "text/html":
-            label = html_charset(data)
+        if entity.content_type == "text/html":
+            label = html_charset(data, label)
         decoded = decode_text(data, label)
         if decoded.problem is not None:
             reading.problems.append(Problem(entity.part, "charset", decoded.problem))

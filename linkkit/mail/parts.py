@@ -140,22 +140,24 @@ def _in_byte_order(codec: str, data: bytes) -> str:
 _META = re.compile(rb"<meta", re.IGNORECASE)
 
 
-def html_charset(data: bytes) -> str | None:
-    """The encoding a text/html part without a charset parameter declares of itself, None when it declares none:
-    its BOM, else the first ``<meta>`` the HTML parser meets that declares a known encoding, wherever it stands
-    (13.2.6.4.4, "change the encoding" 13.2.3.4: one past the prescan's 1024 bytes still decides), else the
-    prescan's (13.2.3.2).  text/html's registration lets the charset parameter override the document's own
-    declarations, so without one they decide (RFC 6657 3)."""
-    from ..html.encoding import declared_encoding, meta_codec
-    from ..html.rewrite import _prepare  # until linkkit.html says it publicly (requested)
+def html_charset(data: bytes, parameter: str | None) -> str | None:
+    """The charset of a text/html part, as the HTML standard's encoding sniffing takes it (13.2.3.1): its BOM, which
+    overrides even the charset *parameter* (text/html's registration: the parameter overrides "any character
+    encoding declarations in the document other than a Byte Order Mark"), else the parameter, else what the document
+    declares of itself (RFC 6657 3): the first ``<meta>`` the HTML parser meets that declares a known encoding,
+    wherever it stands (13.2.6.4.4, "change the encoding" 13.2.3.4: one past the prescan's 1024 bytes still
+    decides), else the prescan's (13.2.3.2); None when none of them says."""
+    from ..html.encoding import _bom_encoding, declared_encoding, meta_codec  # until linkkit.html says them
+    from ..html.rewrite import _prepare  # publicly (requested)
     from ..html.tokenizer import _scan
 
+    bom = _bom_encoding(data)
+    if bom is not None or parameter is not None:
+        return bom or parameter
     declared = declared_encoding(data)
     if _META.search(data) is None:
         return declared
     prepared = _prepare(data, None)
-    if not prepared.tentative:  # a BOM
-        return declared
     scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None, meta_codec)
     return scan.declared or declared
 
