@@ -135,20 +135,24 @@ _MAX_EMBEDDED = 16
 def _secrets(uri: str, redaction: Redaction) -> list[Secret]:
     """What *redaction* masks in *uri* (a URI without defanged spellings), in URI order: its own secrets, and
     those of the references the scanner finds in its path, query and fragment (the first :data:`_MAX_EMBEDDED`),
-    where its own secrets do not already cover them."""
+    but where a secret of the URI holding them already covers them (``?url=http://u:p@h/`` with ``url`` named)."""
     secrets: list[Secret] = []
     pending = [(0, uri)]  # each reference to read, and where it starts in *uri*
     budget = _MAX_EMBEDDED
     while pending:
         offset, text = pending.pop()
         own, rest = _own_secrets(text, redaction)
-        secrets += (Secret(offset + s.start, offset + s.end, s.text) for s in own)
+        moved = [Secret(offset + secret.start, offset + secret.end, secret.text) for secret in own]
+        secrets += [secret for secret in moved if not _overlaps(secret, secrets)]
         for start, raw in _embedded(text[rest:], budget):
-            start += rest
-            if not any(s.start < start + len(raw) and start < s.end for s in own):
-                pending.append((offset + start, raw))
-                budget -= 1
+            pending.append((offset + rest + start, raw))
+            budget -= 1
     return sorted(secrets)
+
+
+def _overlaps(secret: Secret, held: list[Secret]) -> bool:
+    """Whether *secret* shares a character with one of *held*."""
+    return any(other.start < secret.end and secret.start < other.end for other in held)
 
 
 def _own_secrets(uri: str, redaction: Redaction) -> tuple[list[Secret], int]:
