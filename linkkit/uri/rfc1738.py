@@ -7,9 +7,10 @@
 its scheme. Each record says in its docstring which fields are percent-decoded: RFC 1738 decodes a
 field before use unless its reserved characters carry meaning there (2.2), so an http path or search stays as
 written while an ftp segment or a gopher selector is decoded. A fragment is not part of an RFC 1738 URL and is
-ignored. Characters are checked only where the BNF or the section's text gives them structure (";type=", "%09",
-ports, groups, article numbers, the ":" and "@" of a login, the tab, LF and CR a Gopher selector cannot hold) and
-every "%" must start a triplet; the RFC 3986 repertoire (``~`` included) is accepted.
+ignored. Characters are read where the BNF or the section's text gives them structure (";type=", "%09", ports,
+groups, article numbers, the ":" and "@" of a login, the tab, LF and CR a Gopher selector cannot hold), every "%"
+must start a triplet, and a URL whose structure reads is still an error at a character RFC 3986's grammar refuses
+(2.2: unsafe and non-ASCII octets are encoded); the RFC 3986 repertoire (``~`` included) is accepted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .charset import ALPHA, DIGIT, PCT_ENCODED, char_class
 from .model import URIReference, parse, split_authority
 from .percent import percent_decode
 from .schemes import SCHEMES, default_port
+from .validation import validate
 
 # RFC 1738 5: escape = "%" hex hex -- RFC 3986 2.1 pct-encoded
 _PCT_TRIPLET = re.compile(PCT_ENCODED)
@@ -500,4 +502,12 @@ def scheme_specific(uri: str) -> SchemeSpecific:
     reader = _READERS.get(scheme.lower()) if scheme is not None else None
     if reader is None:
         raise URISyntaxError(uri, 0, "a scheme of RFC 1738 3: " + ", ".join(_READERS))
-    return reader(parts)
+    record = reader(parts)
+    # 2.2: "All unsafe characters must always be encoded within a URL", and so must octets without a graphic
+    # US-ASCII character (controls, non-ASCII): a URL whose structure reads is still no URL with a space or a "<" in
+    # it. RFC 3986's grammar (appendix A), which updates RFC 1738, draws that line; its "~" is accepted.
+    violations = validate(uri)
+    if violations:
+        rule = f"{violations[0].rule} (RFC 3986 appendix A; RFC 1738 2.2: unsafe and non-ASCII octets are encoded)"
+        raise URISyntaxError(uri, violations[0].position, rule)
+    return record
