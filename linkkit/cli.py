@@ -184,11 +184,22 @@ def _mapped(args: argparse.Namespace, function: Callable[[list[Document]], list[
     jobs = args.jobs or default_jobs()
     if args.engine == "dask":
         return _on_cluster(run_dask(function, inputs, scheduler=args.scheduler, jobs=jobs), args.scheduler)
-    return run_local(function, inputs, jobs=jobs)
+    return _from_workers(run_local(function, inputs, jobs=jobs))
 
 
 class _ClusterError(Exception):
-    """The Dask cluster cannot be reached, or was lost: the run ends with its reason (status 1)."""
+    """The Dask cluster cannot be reached, or was lost, or a local worker died: the run ends with its reason
+    (status 1)."""
+
+
+def _from_workers(results: Iterator[Outcome]) -> Iterator[Outcome]:
+    """*results* of the local driver, a worker that died (killed by a signal, or the kernel out of memory) an error
+    of the run instead of a traceback, and not the output's: its ChildProcessError is an OSError, which an ``-o``
+    file's writing reported as ``FILE: cannot write``."""
+    try:
+        yield from results
+    except ChildProcessError as error:
+        raise _ClusterError(f"--jobs: {error}") from None
 
 
 def _on_cluster(results: Iterator[Outcome], scheduler: str | None) -> Iterator[Outcome]:

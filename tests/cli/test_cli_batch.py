@@ -12,14 +12,17 @@ import stat
 import select
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from linkkit import cli
 from linkkit.batch import drivers
+from linkkit.batch import extract as batch_extract
+from linkkit.batch.extract import extract_all
 from linkkit.batch.formats import COLUMNS
 from linkkit.batch.rewrite import retrieval_url
-from linkkit.sources import inputs
+from linkkit.sources import Document, inputs
 
 
 def main(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> tuple[str, str]:
@@ -217,6 +220,26 @@ def test_an_output_inside_a_folder_the_list_names_for_r_is_refused(
     assert stop.value.code == 2
     assert f"-o {out} is inside {texts}, which -r reads" in capsys.readouterr().err
     assert sorted(path.name for path in texts.iterdir()) == ["a.txt", "b.txt"]
+
+
+def _die_on_b(documents: list[Document], options: Any) -> Any:
+    if any(document.name.endswith("b.txt") for document in documents):
+        os._exit(3)  # a worker killed (out of memory, a signal) returns nothing
+    return extract_all(documents, options)
+
+
+@pytest.mark.parametrize("output", [False, True])
+def test_a_worker_that_dies_ends_the_run_with_an_error_naming_it_and_no_output_file(
+    texts: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, output: bool,
+) -> None:
+    # a traceback on standard output; with -o, "linkkit: error: OUT: cannot write: a worker process ended ..."
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+    monkeypatch.setattr(batch_extract, "extract_all", _die_on_b)
+    out = texts.parent / "out.txt"
+    _, err = main(capsys, "extract", "-r", "-q", "-j", "2", str(texts), *(["-o", str(out)] if output else []),
+                  status=1)
+    assert err == "linkkit: error: --jobs: a worker process ended without returning its results\n"
+    assert not out.exists() and sorted(path.name for path in texts.parent.iterdir()) == ["texts"]
 
 
 def test_a_summary_line_ends_a_batch_and_quiet_drops_it(texts: Path, capsys: pytest.CaptureFixture[str]) -> None:
