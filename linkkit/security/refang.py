@@ -16,8 +16,8 @@ written                         read as    where
 ``[.]``                         ``.``      glued to the text before it, before a host character, another
                                            ``[.]`` or what ends a host (``example[.]com``, ``1[.]2[.]3[.]4``;
                                            not ``'[.]'``, ``$f[.]'``, ``OFFSET[.][b]``)
-``[@]``                         ``@``      glued to the text before it, before a host (``user[@]example[.]com``;
-                                           not the ``${array[@]}`` of shell scripts)
+``[@]``, ``[at]`` (any case)     ``@``      glued to the text before it, before a host (``user[@]example[.]com``,
+                                           ``decrypt[at]example[.]org``; not the ``${array[@]}`` of shell scripts)
 ``[/]``                         ``/``      glued to a host, port or path character, or right after a ``:``,
                                            ``[:]`` or ``[/]`` (``example[.]com[/]path``, ``hxxp[:][/][/]``;
                                            not ``[][/]`` or ``to [/]``)
@@ -42,7 +42,7 @@ from ..uri.charset import SCHEME_CHARS
 # Every defanged spelling, found by one search (a scheme spelling, or a bracketed mark); whether it applies where it
 # stands is judged by its neighbours (_judged), only where one was found.
 _CANDIDATE = regex.compile(
-    r"(?P<scheme>[hH](?:[xX]{2}|\*\*)(?P<p>[pP])[sS]?)|\[(?:[.:@/]|://|(?i:dot))\]|\{\.\}|\((?:\.|(?i:dot))\)"
+    r"(?P<scheme>[hH](?:[xX]{2}|\*\*)(?P<p>[pP])[sS]?)|\[(?:[.:@/]|://|(?i:dot|at))\]|\{\.\}|\((?:\.|(?i:dot))\)"
 )
 _SCHEME_CHARS = frozenset(SCHEME_CHARS)
 # Not glued to a "[.]" or "[@]" on its left: what starts a word of prose or code ('[.]' in a regex, "v[@]" ... ).
@@ -121,7 +121,7 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     if mark == "[/]":
         glued = before.isalnum() or before in SLASH_AFTER or text.endswith(("[:]", "[/]"), 0, start)
         return "/" if before and glued else None
-    if mark == "[@]":
+    if mark in ("[@]", "[at]"):
         return "@" if before and before not in NOT_GLUED and (after.isalnum() or after in "[%_~") and after else None
     if not (before.isalnum() and after.isalnum()):
         return None  # [dot], {.}, (.), (dot): between two letters or digits

@@ -98,6 +98,7 @@ def test_refang_is_off_by_default_and_sub_replaces_in_place() -> None:
         ("${parameter/pattern[/[/]string]}", "${parameter/pattern[/[/]string]}"),
         ("brackets from </> to [/]", "brackets from </> to [/]"),
         ("[][/]", "[][/]"),
+        ("a[at]b[.]c a [at] b", "a@b.c a [at] b"),  # "[at]" glued, as "[@]"
     ],
 )
 def test_refang_spellings(text: str, expected: str) -> None:
