@@ -630,6 +630,7 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
     progress = _progress(args, stderr, counts)
 
     walking = dataclasses.replace(_walking(args), links=options.out_dir is not None)  # a mirror holds the links
+    here = _met_first_here(root) if args.in_place and args.follow else None
 
     def files() -> Iterator[Document]:
         for item in walk([root], walking):
@@ -637,6 +638,8 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
                 yield item
                 continue
             file = Document(item, FILE, path=item) if isinstance(item, str) else item  # a Maildir's: its index kept
+            if here is not None and not here(file.name):
+                continue
             counts.files += 1
             try:
                 size = os.path.getsize(file.name)
@@ -650,6 +653,26 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
         progress.close()
     _summarize(args, progress, counts, stderr)
     return EXIT_SOME_FAILED if failed else EXIT_OK
+
+
+def _met_first_here(root: str) -> Callable[[str], bool]:
+    """For ``--in-place -L``: whether the file at *path*, met under *root* through symbolic links or not, is
+    rewritten there. A file of the tree is rewritten once, under its own path, whose URL its links resolve against:
+    met first through a link (``alias.html``, in name order), it took the link's URL, and under ``--jobs 2`` two
+    workers rewrote it at once. A file outside the tree is rewritten under the first link met."""
+    tree = os.path.realpath(root)
+    outside: set[str] = set()
+
+    def here(path: str) -> bool:
+        real = os.path.realpath(path)
+        if os.path.commonpath((tree, real)) == tree:
+            return os.path.relpath(real, tree) == os.path.relpath(path, root)
+        if real in outside:
+            return False
+        outside.add(real)
+        return True
+
+    return here
 
 
 # -- HTML: absolutize -------------------------------------------------------------------------------------------------

@@ -409,6 +409,29 @@ def test_a_mirror_holds_the_symbolic_links_of_the_tree_as_links(
     assert os.readlink(mirror / "latest") == "docs"
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_in_place_with_follow_rewrites_a_linked_file_once_against_its_own_url(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str,
+) -> None:
+    # alias.html -> d/p.html came first by name: d/p.html's links were resolved against /alias.html
+    site, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    (site / "d").mkdir(parents=True)
+    elsewhere.mkdir()
+    (site / "d" / "p.html").write_text('<a href="x.html">x</a>')
+    (site / "alias.html").symlink_to(Path("d", "p.html"))
+    (site / "dlink").symlink_to("d")
+    (elsewhere / "e.html").write_text('<a href="y.html">y</a>')
+    (site / "e1.html").symlink_to(elsewhere / "e.html")
+    (site / "e2.html").symlink_to(elsewhere / "e.html")
+    _, err = main(capsys, "absolutize", "-r", "-L", "--in-place", "-j", jobs, "--base-url", "https://s.example/",
+                  str(site))
+    assert (site / "d" / "p.html").read_text() == '<a href="https://s.example/d/x.html">x</a>'
+    # outside the tree: under the first link met, once
+    assert (elsewhere / "e.html").read_text() == '<a href="https://s.example/y.html">y</a>'
+    assert err.startswith("linkkit: 2 file(s), 2 record(s), 2 link(s), ")
+    assert (site / "alias.html").is_symlink() and (site / "dlink").is_symlink() and (site / "e1.html").is_symlink()
+
+
 def test_absolutize_r_in_place_rewrites_each_file_and_a_failure_leaves_that_file_as_it_was(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
