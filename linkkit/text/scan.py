@@ -249,6 +249,9 @@ _SPACED_WORD = 256
 _SCHEME_COLON = (
     rf":(?=[^{WHITE_SPACE_ITEMS}:]|[\t\n\r ]{{1,{MAX_WRAP}}}+(?://|{_SPACED_WORD_CHAR}{{0,{_SPACED_WORD}}}+>))(?:"
     + "|".join(f"(?<={_SCHEME_LAST}{_class(DIGIT)}{{{digits}}}:)" for digits in range(5))
+    # or whitespace before it, which <...> ignores too ("<http\n://example.com/>"), when a "/" or the word that
+    # runs to the ">" follows: prose's " :x" is no trigger
+    + rf"|(?<=[\t\n\r ]:)(?=[\t\n\r ]{{0,{MAX_WRAP}}}+(?:/|{_SPACED_WORD_CHAR}{{0,{_SPACED_WORD}}}+>))"
     + ")"
 )  # compiled with the hot path's run after it (_SCHEME_TRIGGER)
 # RFC 3986 draft appendix F; found at its ".", spelt out rather than case-folded (look-behinds of one width).
@@ -574,9 +577,9 @@ def _plain_uri(
     start = scheme.start(1)
     name = text[start:colon].lower()
     if name not in _PLAIN_SCHEMES:
-        if _no_scheme_at(text, start, colon, name, floor):
-            return None, colon + 3  # as _scheme_candidate decides it: it looked at most for the "//" after the ":"
-        return None  # a dotted scheme, one followed by "//" or perhaps wrapped, "urn:"
+        if name and _no_scheme_at(text, start, colon, name, floor):
+            return None, colon + _SLASHES_REACH  # as _scheme_candidate decides it
+        return None  # a dotted scheme, one followed by "//" or perhaps wrapped, "urn:", whitespace before the ":"
     size = len(text)
     run_end = trigger.end()
     # _plain_whole, inlined: the hot path
@@ -631,7 +634,7 @@ def _no_scheme_at(text: str, start: int, colon: int, name: str, floor: int) -> b
     tests, without walking back to the scheme again."""
     return (
         name not in KNOWN_SCHEMES and name[0] in _ALPHA_SET
-        and not text.startswith("//", colon + 1)
+        and not _slashes_after(text, colon)
         and (
             start == floor or text[start - 1] not in _WRAP_WHITESPACE
             or text.rfind("<", max(floor, start - _WRAPPED_SCHEME_REACH), start) < 0
@@ -677,6 +680,39 @@ _Judge = Callable[[str, int, int, ScanOptions, "_ScanState"], _Candidate]
 _WRAPPED_SCHEME_REACH = 3 * MAX_WRAP + MAX_SCHEME + 4
 
 
+def _slashes_after(text: str, colon: int) -> bool:
+    """Whether "//" follows the ":" at *colon* (RFC 3986 3.2: an authority), or would once the whitespace that
+    ``<...>`` ignores around the slashes is left out (rule 3: "<foo: //a.example/>"; bare, the reading decides)."""
+    return text.startswith("//", colon + 1) or (
+        text[colon + 1] in _SPACE_OR_SLASH and _SPACED_SLASHES.match(text, colon + 1) is not None
+    )
+
+
+_SPACE_OR_SLASH = frozenset(" \t\r\n/")
+_SPACED_SLASHES = _compile_plain(rf"[\t\n\r ]{{0,{MAX_WRAP}}}/[\t\n\r ]{{0,{MAX_WRAP}}}/")
+_SLASHES_REACH = 2 * MAX_WRAP + 3  # how far past the ":" the look for its "//" reads
+
+
+def _angle_opens_at(text: str, at: int, floor: int) -> bool:
+    """Whether a "<" (or "<URL:"), with whitespace after it, opens right before *at* (RFC 2396 appendix E)."""
+    return _ANGLE_OPEN_BACK.match(text, max(floor, at - 2 * MAX_WRAP - 4), at) is not None
+
+
+def _scheme_before_space(text: str, colon: int, floor: int) -> tuple[int, str] | None:
+    """The scheme that whitespace parts from its ":" inside ``<...>`` (rule 3: all whitespace there is ignored,
+    "<http\n  ://example.com/>"): its start and name, when a "<" (or "<URL:") opens right before it and it is a
+    known scheme or "//" follows (rule 6); else None."""
+    end = colon
+    low = max(floor, colon - MAX_WRAP)
+    while end > low and text[end - 1] in _WRAP_WHITESPACE:
+        end -= 1  # the wrapping whitespace, at most MAX_WRAP characters
+    head = _SCHEME_RUN_BACK.match(text, max(floor, end - MAX_SCHEME), end)
+    if head is None or text[head.start()] not in _ALPHA_SET or not _angle_opens_at(text, head.start(), floor):
+        return None
+    name = head.group().lower()
+    return (head.start(), name) if name in KNOWN_SCHEMES or _slashes_after(text, colon) else None
+
+
 def _wrapped_scheme(text: str, start: int, colon: int, floor: int) -> tuple[int, str] | None:
     """The scheme whose tail starts at *start* after a line break inside ``<...>`` (rule 3: all whitespace there is
     ignored, "<ht\n  tp://example.com/>"): where its head starts and the whole name, when head and tail make a
@@ -691,8 +727,7 @@ def _wrapped_scheme(text: str, start: int, colon: int, floor: int) -> tuple[int,
     if head is None or text[head.start()] not in _ALPHA_SET:
         return None
     name = (head.group() + text[start:colon]).lower()
-    if name not in KNOWN_SCHEMES or _ANGLE_OPEN_BACK.match(text, max(floor, head.start() - 2 * MAX_WRAP - 4),
-                                                           head.start()) is None:
+    if name not in KNOWN_SCHEMES or not _angle_opens_at(text, head.start(), floor):
         return None
     return head.start(), name
 
@@ -702,7 +737,7 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     low = max(floor, colon - MAX_SCHEME)
     run = _SCHEME_RUN_BACK.match(text, low, colon)
     if run is None:
-        return None
+        return _scheme_before_space(text, colon, floor)  # the trigger: whitespace before the ":"
     start = run.start()
     if start == low and low > floor and text[low - 1] in _SCHEME_SET:
         return None  # longer than any scheme: an identifier of code, not a scheme
@@ -716,7 +751,7 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
         return wrapped
     if name in KNOWN_SCHEMES and not glued_to_number:
         return start, name
-    if not text.startswith("//", colon + 1):
+    if not _slashes_after(text, colon):
         # Without an authority, a dotted word before a known scheme is a host name and its port or path
         # ("proxy.example:3128", "host.example:repo.git"; RFC 3986 3.2.3), not prose glued to a reference.
         return None
@@ -733,6 +768,9 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
 # a reference, by scheme (the scheme table's prose_start: "//" for ftp, "/" for file...); the other schemes need
 # nothing.
 _PROSE_START = {name: _compile_plain(row.prose_start) for name, row in SCHEMES.items() if row.prose_start}
+# A scheme outside the registry starts a reference only before "//" (rule 6; RFC 3986 3.2), in what is read: in <...>
+# the slashes may lie across whitespace ("<foo: //a.example/>"), which a bare reference ends at.
+_AUTHORITY = _compile_plain("//")
 # The schemes for which "//" and a character that is none of "/?#" make "scheme:" usable (_usable's common case).
 _SLASHES_ENOUGH = frozenset(
     name for name in KNOWN_SCHEMES if name not in _PROSE_START or _PROSE_START[name].match("//") is not None
@@ -762,7 +800,7 @@ def _usable(scheme: str, rest: str, before: str) -> bool:
     After "//" the authority or the path (RFC 3986 3.2, 3.3) must hold more than slashes; only "file" may leave
     its authority empty (RFC 8089 2: "file:///" is the root directory).
     """
-    evidence = _PROSE_START.get(scheme)
+    evidence = _PROSE_START.get(scheme) if scheme in KNOWN_SCHEMES else _AUTHORITY
     if evidence is not None and evidence.match(rest) is None:
         return False
     if not rest.startswith("//"):
@@ -783,7 +821,7 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
     """The candidate at a ":" trigger (the hot loop tries :func:`_plain_uri` first)."""
     found = _scheme_start(text, colon, floor)
     if found is None or _is_urn_namespace(text, found[0], colon):
-        return None, colon + 3  # it looked at most for the "//" after the ":"
+        return None, colon + _SLASHES_REACH  # it looked at most for the "//" after the ":"
     start, name = found
     beginning = _beginning(text, start, floor, options.max_length)
     if beginning is not None and _scheme_rejected_early(name, beginning[0], text[start - 1 : start]):

@@ -118,7 +118,7 @@ _HOT_PIECES = [
     "http://", "https://a.example/", "Http://", "file:///", "news:", "x+y://", "urn:a:", "1.http://", "e.g.http://",
     "irc6://", "URL:", "URL: ", "<", "<URL:", "< https://a.example/>", ">", "](", ")", "(a)", "[b]", '"', "'", "“",
     "”", "（", "< ", "<\n", "'https://a.example/x'", "“https://a.example/”", "a" * 120, "/" * 70, "...", "**", ",",
-    "-", "&", "=", "~", "_", " ", "\n", "é", "Note:", "Re:x", "<mailto: ", "urn: ", ": ",
+    "-", "&", "=", "~", "_", " ", "\n", "é", "Note:", "Re:x", "<mailto: ", "urn: ", ": ", " :", "\n:", ":/ /",
 ]
 _hot_texts = st.lists(st.one_of(st.sampled_from(_HOT_PIECES), st.sampled_from(PIECES)), max_size=40).map("".join)
 _max_lengths = st.sampled_from([1, 9, 40, 187, 1 << 20])
@@ -133,6 +133,7 @@ def _seen(refs: Iterable[linkkit.Reference]) -> list[tuple[object, ...]]:
 @example("i.e.mailto:a@b.example", True, False, 1 << 20)  # the hot path's refusal of prose ("Note:x") leaves these
 @example("<ht\n tp:x>", True, False, 1 << 20)
 @example("1abc:x Note://a.example/ -mailto:a@b.example", True, False, 1 << 20)
+@example("<http\n://a.example/> <x-app: //b> <x-app:/ /c> Note: //d", True, False, 1 << 20)  # whitespace around ":"
 def test_the_hot_path_decides_as_the_general_path(text: str, abbreviated: bool, emails: bool, max_length: int) -> None:
     found = _seen(linkkit.finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length))
     with pytest.MonkeyPatch.context() as patch:
