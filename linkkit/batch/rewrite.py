@@ -26,7 +26,7 @@ from ..mail.mailbox import Message, messages_after
 from ..security.defang import defang, defang_written, written_kind
 from ..security.redact import Redaction, redacted
 from ..sources.compressed import compression
-from ..sources.document import LINK, Document
+from ..sources.document import FOLDER, LINK, Document
 from ..sources.files import BINARY_SNIFF, is_binary
 from ..sources.inputs import is_mail
 from ..sources.warc import is_warc
@@ -449,6 +449,9 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
         if document.kind == LINK:
             _mirror_link(path, _target(options, path))
             return Outcome([], None, messages, 0, 0, 0, 0)
+        if document.kind == FOLDER:
+            _mirror_folder(_target(options, path))
+            return Outcome([], None, messages, 0, 0, 0, 0)
         source = Input(path, None)
         with source.open_binary() as binary:
             opened = os.fstat(binary.fileno())  # in place: a file that changes from here on is left as it is then
@@ -490,6 +493,15 @@ def _mirror_link(path: str, target: Path) -> None:
         temporary.unlink(missing_ok=True)
         os.symlink(pointed, temporary)
         os.replace(temporary, target)
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
+
+
+def _mirror_folder(target: Path) -> None:
+    """A folder that no file makes in the mirror (an empty one, a Maildir's ``tmp/``) made there, as ``cp -R`` and
+    ``rsync -a`` make it: a mirror of a Maildir without its ``new/`` and ``tmp/`` was none."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
 

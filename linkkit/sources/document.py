@@ -9,8 +9,9 @@ from typing import Any, NamedTuple
 
 # What a document holds, as the finders read it; FILE is a whole file not opened yet, whose kind (and whether it
 # holds several documents, or none: a binary file) is told by the process that reads it; LINK a symbolic link met
-# while descending and not followed, which a batch rewrite's mirror holds as a link.
-TEXT, HTML, MAIL, ERROR, FILE, LINK = "text", "html", "mail", "error", "file", "link"
+# while descending and not followed, which a batch rewrite's mirror holds as a link; FOLDER a folder that no file
+# makes in that mirror (an empty one, a Maildir's tmp/), made there as it is.
+TEXT, HTML, MAIL, ERROR, FILE, LINK, FOLDER = "text", "html", "mail", "error", "file", "link", "folder"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import IO
 
 from ..io import BOMS, NUL_IN_NAME, STDIN
 from ..mail.mailbox import maildir_files
-from .document import FILE, LINK, Document, Position, failure
+from .document import FILE, FOLDER, LINK, Document, Position, failure
 
 # ripgrep's binary detection (its --binary default for searched files) looks for a NUL byte in what it reads
 # first; GNU grep does the same over its first buffer. 8 KiB is git's figure (xdiff's buffer_is_binary).
@@ -33,7 +33,9 @@ class WalkOptions:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     follow: bool = False
-    links: bool = False  # a symbolic link not followed is given as a LINK document (a mirror of the tree holds it)
+    # a symbolic link not followed is given as a LINK document, and a folder no file makes (an empty one, a Maildir's
+    # tmp/) as a FOLDER document: a mirror of the tree holds them
+    links: bool = False
 
 
 def is_binary(head: bytes) -> bool:
@@ -215,11 +217,15 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
     except OSError as error:
         yield failure(folder, error.strerror or str(error))
         return
+    if not entries and options.links and relative:  # an empty folder under the one named
+        yield Document(folder, FOLDER, path=folder)
     globs = bool(options.exclude or options.include)
     maildir = _maildir_messages(folder, entries)
     for entry in entries:
         path = entry.path  # the folder's path joined with the entry's name, as os.path.join would
         if maildir is not None and entry.name == "tmp":  # messages still being delivered, which a reader leaves alone
+            if options.links:  # a Maildir holds its tmp/ (the Maildir specification), a mirror too
+                yield Document(path, FOLDER, path=path)
             continue
         if messages is not None and path not in messages:
             continue  # in a Maildir's cur/ or new/, a dot file or a folder is no message

@@ -432,6 +432,25 @@ def test_in_place_with_follow_rewrites_a_linked_file_once_against_its_own_url(
     assert (site / "alias.html").is_symlink() and (site / "dlink").is_symlink() and (site / "e1.html").is_symlink()
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("command", [["absolutize", "--base-url", "https://site.example/"], ["rewrite", "--angle"]])
+def test_a_mirror_holds_the_empty_folders_of_the_tree_and_a_maildirs_three_folders(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str], jobs: str,
+) -> None:
+    # as cp -R and rsync -a make them: a mirrored Maildir had cur/ alone, no Maildir to a mail reader
+    (site / "empty" / "deeper").mkdir(parents=True)
+    maildir = site / "mail"
+    for folder in ("cur", "new", "tmp"):
+        (maildir / folder).mkdir(parents=True)
+    (maildir / "cur" / "1.eml").write_bytes(b"From: a@example.org\nSubject: s\n\nsee http://mail.example/x\n")
+    (maildir / "tmp" / "2.eml").write_bytes(b"From: a@example.org\nSubject: half delivered\n")
+    mirror = tmp_path / "mirror"
+    main(capsys, *command, "-r", str(site), "-o", str(mirror), "-q", "-j", jobs)
+    folders = sorted(path.relative_to(mirror).as_posix() for path in mirror.rglob("*") if path.is_dir())
+    assert folders == ["docs", "docs/a b", "empty", "empty/deeper", "mail", "mail/cur", "mail/new", "mail/tmp"]
+    assert list((maildir / "tmp").iterdir()) and not list((mirror / "mail" / "tmp").iterdir())  # being delivered
+
+
 def test_absolutize_r_in_place_rewrites_each_file_and_a_failure_leaves_that_file_as_it_was(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
