@@ -28,7 +28,9 @@ _CSS_STRING_DQ = _css_string('"', '"')
 _CSS_STRING_SQ = _css_string("'", "'")
 _CSS_STRING = re.compile(f"{_CSS_STRING_DQ}|{_CSS_STRING_SQ}")
 # A string that is a URL: closed by its quote, or left open by the end of the text.
-_CSS_URL_STRING = _css_string('"', r'(?:"|\Z)') + "|" + _css_string("'", r"(?:'|\Z)")
+_CSS_URL_STRING_DQ = _css_string('"', r'(?:"|\Z)')
+_CSS_URL_STRING_SQ = _css_string("'", r"(?:'|\Z)")
+_CSS_URL_STRING = f"{_CSS_URL_STRING_DQ}|{_CSS_URL_STRING_SQ}"
 
 
 def _css_name(name: str) -> str:
@@ -46,19 +48,24 @@ def _css_name(name: str) -> str:
 # CSS Syntax 3, 4.3.14 "consume the remnants of a bad url": an unquoted url( that is no valid url token (a quote,
 # a "(" or inner whitespace in it) runs to its ")" or the end, an escape ("\)") included; what it holds is no token.
 _BAD_URL_REMNANTS = r"(?:[^)\\]++|\\[^\n\r\f]?)*+\)?"
-# The url( branch opens with a one-character lookahead for its first letters, so that most positions fail it before
-# the lookbehind is tried (the reading of style text about 20% faster). A quote after url( makes it a function whose
-# string is the URL (4.3.4), whatever follows the string. An image-set( (CSS Images 4, 2.2, and its -webkit- alias)
-# is group imageset; the strings it holds are group string, like every other closed string (or one left open by the
-# end of the text), of which only its options are URLs.
+# A url( or image-set( name does not start after a name code point (4.2: it would continue that name, "aurl(" or
+# "-url(" are other functions), an escape's backslash, or the "#" of a hash token or "@" of an at-keyword, whose name it
+# would be (4.3.1: "#url(" and "@url(" are no url tokens).
+_IN_A_NAME = r"[-\w\\#@\u0080-\U0010ffff]"
+# The url( and image-set( branches open with a one-character lookahead for their first letters, so that most
+# positions fail it before the lookbehind is tried (the reading of style text about 20% faster). A quote after url(
+# makes it a function whose string is the URL (4.3.4), whatever follows the string. An image-set( (CSS Images 4, 2.2,
+# and its -webkit- alias) is group imageset; the strings it holds are groups dq and sq (empty, after the quote: a
+# group entered at every position would cost a third of the scan), like every other closed string (or one left open
+# by the end of the text), of which only its options are URLs.
 _CSS_TOKENS = re.compile(
     r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
     rf"|@{_css_name('import')}(?:{WS}|/\*(?:[^*]|\*(?!/))*+\*/)*+(?P<import>{_CSS_URL_STRING})"
-    rf"|(?=[Uu\\])(?<![-\w\\\u0080-\U0010ffff]){_css_name('url')}\({WS}*+(?:(?P<quoted>{_CSS_URL_STRING})"
+    rf"|(?=[-IUiu\\])(?<!{_IN_A_NAME})(?:{_css_name('url')}\({WS}*+(?:(?P<quoted>{_CSS_URL_STRING})"
     rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++)"
     rf"{WS}*+(?:\)|\Z)|(?![\"']){_BAD_URL_REMNANTS})"
-    r"|(?=[-Ii])(?<![-\w\\\u0080-\U0010ffff])(?ai:(?:-webkit-)?image-set)\((?P<imageset>)"
-    rf"|(?P<string>{_CSS_URL_STRING})|[\"'][^\n\r\f]*+"
+    rf"|(?ai:(?:-webkit-)?image-set)\((?P<imageset>))"
+    rf"|\"(?P<dq>){_CSS_URL_STRING_DQ[1:]}|'(?P<sq>){_CSS_URL_STRING_SQ[1:]}|[\"'][^\n\r\f]*+"
     r"|\\[\s\S]"
 )
 # The tokens inside an image-set( that tell where its options begin: comments and whitespace (no token), strings
@@ -107,6 +114,9 @@ def _image_set_options(value: str, position: int) -> set[int]:
     return starts
 
 
+_STRINGS = ("dq", "sq")  # the groups of _CSS_TOKENS that mark a string other than url('...') or @import's
+
+
 def read_css(value: str) -> Iterator[tuple[int, int, str, str | None]]:
     """The URLs of a style sheet or a style attribute: url(), @import strings and image-set() string options, not
     comments or other strings."""
@@ -118,9 +128,12 @@ def read_css(value: str) -> Iterator[tuple[int, int, str, str | None]]:
         if group == "imageset":
             options |= _image_set_options(value, match.end())
             continue
-        start, end = match.span(group)
-        if group == "string" and start not in options:
-            continue
+        if group in _STRINGS:
+            start, end = match.span()
+            if start not in options:
+                continue
+        else:
+            start, end = match.span(group)
         if group == "unquoted":
             yield start, end, _css_unescape(value[start:end]), ")"
             continue
