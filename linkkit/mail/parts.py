@@ -154,12 +154,11 @@ def html_charset(data: bytes, parameter: str | None) -> str | None:
     bom = _bom_encoding(data)
     if bom is not None or parameter is not None:
         return bom or parameter
-    declared = declared_encoding(data)
-    if _META.search(data) is None:
-        return declared
+    if _META.search(data) is None:  # no <meta>: the document declares nothing
+        return None
     prepared = _prepare(data, None)
     scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None, meta_codec)
-    return scan.declared or declared
+    return scan.declared or declared_encoding(data)
 
 
 def decode_text(data: bytes, label: str | None) -> Decoded:
