@@ -433,6 +433,7 @@ def _check_output_is_no_input(args: argparse.Namespace, parser: argparse.Argumen
 
 
 def _refuse_output(args: argparse.Namespace, parser: argparse.ArgumentParser, input: str) -> NoReturn:
+    """The usage error of an ``-o`` that is the input *input*; only ``--in-place`` may replace an input."""
     hint = "; use --in-place to rewrite a file in place" if args.command != "extract" else ""
     parser.error(f"-o {args.output} is also an input ({input}){hint}")
 
@@ -551,6 +552,7 @@ def _check_rewrite_usage(args: argparse.Namespace, parser: argparse.ArgumentPars
 
 
 def _check_in_place(args: argparse.Namespace, parser: argparse.ArgumentParser, names: list[str]) -> None:
+    """Refuse ``--in-place`` without a file among *names* (all the inputs, the list's too), or with standard input."""
     if args.in_place and (not names or STDIN in names):
         parser.error("--in-place needs file names (standard input cannot be rewritten in place)")
 
