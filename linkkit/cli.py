@@ -138,8 +138,8 @@ def _add_target_options(parser: argparse.ArgumentParser, what: str) -> None:
 
 
 def _names(args: argparse.Namespace) -> Iterator[str]:
-    """The inputs named: the arguments, then the list of --files-from (each name checked to be no ``-o`` as it is
-    read: the list may be long, and standard input); standard input when none is named."""
+    """The inputs named: the arguments, then the list of --files-from (each name checked as it is read, the list
+    may be long and standard input: :func:`_listed_inputs`); standard input when none is named."""
     from .sources.files import names_from, open_list
 
     yield from args.files
@@ -147,7 +147,8 @@ def _names(args: argparse.Namespace) -> Iterator[str]:
         stream = open_list(args.files_from)
         try:
             listed = names_from(stream, null=args.null)
-            yield from listed if args.output is None else _no_output_among(listed, args)
+            checked = args.output is not None or args.files_from == STDIN
+            yield from _listed_inputs(listed, args) if checked else listed
         finally:
             if args.files_from != STDIN:
                 stream.close()
@@ -155,13 +156,17 @@ def _names(args: argparse.Namespace) -> Iterator[str]:
         yield STDIN
 
 
-def _no_output_among(names: Iterable[str], args: argparse.Namespace) -> Iterator[str]:
+def _listed_inputs(names: Iterable[str], args: argparse.Namespace) -> Iterator[str]:
     """*names* of the --files-from list, refusing (a usage error, as for a name on the command line) one that is
-    the ``-o`` file by any name: the output would replace that input. The output is written atomically, so
-    nothing was replaced when the refusal comes in the middle of a run."""
-    output = _identity(args.output)
+    the ``-o`` file by any name (the output would replace that input), or a folder ``-r`` reads that holds it, or
+    ``-`` in a list read from standard input (the rest of the list would be read as that input). The output is
+    written atomically, so nothing was replaced when the refusal comes in the middle of a run."""
+    output = None if args.output is None else _identity(args.output)
     for name in names:
-        if name != STDIN:
+        if name == STDIN:
+            if args.files_from == STDIN:
+                args.parser.error("--files-from - lists -: standard input is the list, not an input")
+        elif args.output is not None:
             if output is not None and _identity(name) == output:
                 _refuse_output(args, args.parser, f"{name}, in {args.files_from}")
             if args.recursive:

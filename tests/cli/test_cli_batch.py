@@ -557,8 +557,12 @@ def test_rewrite_r_streams_a_text_so_its_memory_does_not_grow_with_the_file(tmp_
     ["rewrite", "-r", "{site}", "-o", "{site}/out"],  # the mirror inside the tree
     ["extract", "-0"],  # -0 without --files-from
     ["extract", "--files-from", "-", "-"],  # standard input both the list and an input: one of them read nothing
+    ["extract", "--files-from", "-"],  # the list on standard input names "-": the rest of the list read as a text
+    ["rewrite", "--files-from", "-"],
 ])
-def test_batch_usage_errors_exit_2(argv: list[str], site: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_batch_usage_errors_exit_2(argv: list[str], site: Path, capsys: pytest.CaptureFixture[str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"-\n%s\n" % bytes(site / "index.html"))))
     with pytest.raises(SystemExit) as stop:
         cli.main([arg.format(site=site) for arg in argv])
     assert stop.value.code == 2
