@@ -714,15 +714,15 @@ def _scheme_before_space(text: str, colon: int, floor: int) -> tuple[int, str] |
 
 
 def _wrapped_scheme(text: str, start: int, colon: int, floor: int) -> tuple[int, str] | None:
-    """The scheme whose tail starts at *start* after a line break inside ``<...>`` (rule 3: all whitespace there is
-    ignored, "<ht\n  tp://example.com/>"): where its head starts and the whole name, when head and tail make a
-    known scheme and a "<" (or "<URL:") opens before the head; else None."""
+    """The scheme whose tail starts at *start* after whitespace inside ``<...>`` (rule 3: all whitespace there is
+    ignored, "<ht\n  tp://example.com/>", "<ht tp://example.com/>"): where its head starts and the whole name, when
+    head and tail make a known scheme and a "<" (or "<URL:") opens before the head; else None."""
+    if text.rfind("<", max(floor, start - _WRAPPED_SCHEME_REACH), start) < 0:
+        return None  # no "<" before: a space before the scheme, as in prose, the common case
     low = max(floor, start - MAX_WRAP)
     end = start
-    while end > low and text[end - 1] in " \t\r\n":
+    while end > low and text[end - 1] in _WRAP_WHITESPACE:
         end -= 1  # the wrapping whitespace, at most MAX_WRAP characters
-    if "\n" not in text[end:start]:
-        return None  # a space before the scheme, as in prose: the common case
     head = _SCHEME_RUN_BACK.match(text, max(floor, end - MAX_SCHEME), end)
     if head is None or text[head.start()] not in _ALPHA_SET:
         return None

@@ -448,6 +448,8 @@ _ADVERSARIAL = textwrap.dedent(
         "www.a.b," * (K // 8), "www.a.b's" * (K // 9),
         # a "'" quotation closed inside a run that goes on, again and again
         "'http://a'," * (K // 11), "'urn:ab:c'," * (K // 11), "'www.a.b/c'," * (K // 12),
+        # whitespace before a ":" or around its "//", which <...> ignores: a trigger every few characters
+        "<a\\n://" * (K // 6), "<a :b>" * (K // 6), "a :/" * (K // 4), "<x-app: //" * (K // 10),
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
