@@ -423,7 +423,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
     base_hrefs: set[int] = set()
     declared: str | None = None
     cdata: dict[int, int] = {}
-    templates = 0
+    templates: list[int] = []  # the depth of stack at each open HTML <template>
     stack: list[tuple[str, str]] = []  # (tag, namespace) of open svg/math roots and HTML integration points
     # For an integration point at stack depth d (len(stack)), how many HTML elements are open inside it: at 0 the
     # integration point itself is the current node (a CDATA section and <mglyph> are then foreign, 13.2.5.42, 13.2.6).
@@ -553,7 +553,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
                         collect(tag, name, place, *attributes[name])
                         if tag == "base":
                             base_hrefs.add(len(found) - 1)
-                            if base is None and templates == 0:
+                            if base is None and not templates:
                                 base = found[-1]
                 for name, place in GLOBAL_PLACES.items():
                     if name in attributes:
@@ -575,7 +575,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             if tag not in _STATE_TAGS:
                 continue
             if tag == "template":
-                templates += 1
+                templates.append(len(stack))
             elif tag == "script":
                 position = _script_end(view, position)
             elif tag in _RAW_TEXT_END:
@@ -590,14 +590,17 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             tag = tag_name(match.group("end"))
             if stack and stack[-1][0] == tag:
                 stack.pop()
+            elif tag == "template" and templates:
+                # 13.2.6.4.4 "in head": the innermost template closes, and all that opened inside it; from SVG or
+                # MathML too, whose "any other end tag" (13.2.6.5) hands the token to these rules at an HTML node
+                del stack[templates.pop() :]
+                if stack and opened[len(stack)]:
+                    opened[len(stack)] -= 1
             elif namespace != "html" and tag in ("p", "br"):
                 while stack and stack[-1][1] != "html":
                     stack.pop()
-            else:
-                if tag == "template" and namespace == "html" and templates:
-                    templates -= 1
-                if stack and namespace == "html" and opened[len(stack)]:
-                    opened[len(stack)] -= 1
+            elif stack and namespace == "html" and opened[len(stack)]:
+                opened[len(stack)] -= 1
         elif kind == "cdata":
             # 13.2.5.42: a CDATA section where the current node is SVG or MathML (an integration point itself too),
             # a bogus comment up to ">" elsewhere
