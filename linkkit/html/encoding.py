@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from ..io import BOM_LESS, BOMS, SNIFF_SIZE
 from .places import ASCII_WHITESPACE, WS
-from .tokenizer import _MARKUP, _attributes
+from .tokenizer import _MARKUP, _attributes, _scan
 
 # -------------------------------------------------------------------------------------------------- encoding
 # Encoding labels (Encoding Standard 4.2, its table of names and labels) whose meaning differs from Python's codec
@@ -151,7 +151,7 @@ def _decodes_to_ascii(data: bytes, codec: str) -> bool:
         return False
 
 
-def _bom_encoding(document: bytes) -> str | None:
+def bom_encoding(document: bytes) -> str | None:
     """The encoding of the document's byte order mark (HTML 13.2.3.1 "BOM sniffing"), None without one."""
     for bom, codec in _BOMS:
         if document.startswith(bom):
@@ -159,10 +159,24 @@ def _bom_encoding(document: bytes) -> str | None:
     return None
 
 
+# Where a <meta> may stand, ASCII case-insensitively: a document without one declares no encoding but by its BOM.
+_META = re.compile(rb"<meta", re.IGNORECASE)
+
+
 def declared_encoding(document: bytes) -> str | None:
-    """The encoding a document declares of itself, by its BOM or else its <meta>, None when it declares none: what a
-    text/html MIME part without a charset parameter is in (RFC 6657 3 leaves the default to text/html's own rules)."""
-    return _bom_encoding(document) or _meta_encoding(document)
+    """The encoding a document declares of itself once HTML's encoding sniffing has run, None when it declares none:
+    its BOM; else the first <meta> the tokenizer meets that declares a known encoding, wherever it stands (13.2.6.4.4,
+    "change the encoding" 13.2.3.4: past the prescan's 1024 bytes too, and not one the prescan read inside <title>);
+    else the prescan's (13.2.3.2). What a text/html MIME part without a charset parameter is in (RFC 6657 3 leaves
+    the default to text/html's own rules)."""
+    bom = bom_encoding(document)
+    if bom is not None:
+        return bom
+    if _META.search(document) is None:
+        return None
+    tentative = _encoding(document, None).codec  # without a BOM, ASCII-compatible: one byte a character of markup
+    met = _scan(document.decode("latin-1"), tentative, meta_codec).declared
+    return met or _meta_encoding(document)
 
 
 class Sniffed(NamedTuple):
@@ -184,7 +198,7 @@ def _encoding(document: bytes, encoding: str | None) -> Sniffed:
         if _python_codec(encoding.strip(ASCII_WHITESPACE).lower()) is not None:
             raise LookupError(f"encoding {encoding!r} is not a text encoding: it does not turn bytes into text")
         raise LookupError(f"unknown encoding {encoding!r}: not a label of the Encoding Standard or of Python")
-    bom = _bom_encoding(document)
+    bom = bom_encoding(document)
     if bom is not None:
         return Sniffed(bom)
     if given is not None:

@@ -137,28 +137,14 @@ def _in_byte_order(codec: str, data: bytes) -> str:
     return little if data.startswith(little_mark) else big
 
 
-_META = re.compile(rb"<meta", re.IGNORECASE)
-
-
 def html_charset(data: bytes, parameter: str | None) -> str | None:
     """The charset of a text/html part, as the HTML standard's encoding sniffing takes it (13.2.3.1): its BOM, which
     overrides even the charset *parameter* (text/html's registration: the parameter overrides "any character
     encoding declarations in the document other than a Byte Order Mark"), else the parameter, else what the document
-    declares of itself (RFC 6657 3): the first ``<meta>`` the HTML parser meets that declares a known encoding,
-    wherever it stands (13.2.6.4.4, "change the encoding" 13.2.3.4: one past the prescan's 1024 bytes still
-    decides), else the prescan's (13.2.3.2); None when none of them says."""
-    from ..html.encoding import _bom_encoding, declared_encoding, meta_codec  # until linkkit.html says them
-    from ..html.rewrite import _prepare  # publicly (requested)
-    from ..html.tokenizer import _scan
+    declares of itself (RFC 6657 3; :func:`linkkit.html.encoding.declared_encoding`); None when none of them says."""
+    from ..html.encoding import bom_encoding, declared_encoding
 
-    bom = _bom_encoding(data)
-    if bom is not None or parameter is not None:
-        return bom or parameter
-    if _META.search(data) is None:  # no <meta>: the document declares nothing
-        return None
-    prepared = _prepare(data, None)
-    scan = _scan(prepared.view, prepared.codec if prepared.one_to_one else None, meta_codec)
-    return scan.declared or declared_encoding(data)
+    return bom_encoding(data) or parameter or declared_encoding(data)
 
 
 def decode_text(data: bytes, label: str | None) -> Decoded:
