@@ -143,20 +143,20 @@ def tsv_line(record: dict[str, Any]) -> str:
 
 
 def csv_line(record: dict[str, Any]) -> str:
-    """One RFC 4180 row (without its line break: the caller ends every line with LF). A field holding a line break
-    (an ``href`` written over two lines) is quoted (RFC 4180 2.6): the writer quotes the characters of its line
-    terminator, so it is given CRLF, which is then taken off."""
+    """One RFC 4180 row, ending with the CR of its CRLF (2.1): the caller ends every line with LF. A field holding a
+    line break (an ``href`` written over two lines) is quoted (2.6): the writer quotes the characters of its line
+    terminator, so it is given CRLF, of which the LF is then taken off."""
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerow(_cells(record))
-    return out.getvalue()[:-2]
+    return out.getvalue()[:-1]
 
 
 def header(format: str) -> str | None:
-    """The line a format starts with, or None."""
+    """The line a format starts with, or None; as a row, before the LF the caller ends it with (csv's its CR)."""
     if format == "tsv":
         return "\t".join(COLUMNS)
     if format == "csv":
-        return ",".join(COLUMNS)
+        return ",".join(COLUMNS) + "\r"
     return None
 
 

@@ -75,8 +75,23 @@ def test_extract_writes_one_row_per_link_when_an_href_spans_lines(
         rows = list(csv.reader(io.StringIO(out, newline="")))
     else:
         rows = [[_tsv_cell(cell) for cell in line.split("\t")] for line in out.splitlines()]
-    assert rows[0] == (header(format) or "").split("," if format == "csv" else "\t")
+    assert rows[0] == (header(format) or "").rstrip("\r").split("," if format == "csv" else "\t")
     found = [dict(zip(COLUMNS, row, strict=True)) for row in rows[1:]]
     # (the HTML standard's input stream preprocessing makes CR LF one LF: 13.2.3.5)
     assert [(r["raw"], r["uri"]) for r in found] == [
         ("a\nb", "http://site.example/ab"), ("c,\nd", "http://site.example/c,d"), ("e", "http://site.example/e")]
+
+
+def test_every_csv_record_ends_with_crlf_and_a_line_break_in_a_field_stays_inside_its_quotes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RFC 4180 2.1: "Each record is located on a separate line, delimited by a line break (CRLF)", the header too
+    (2.3); 2.6: a field holding a line break is quoted, the break kept as it is."""
+    page = tmp_path / "p.html"
+    page.write_bytes(b'<a href="a\nb">x</a> <a href="e">z</a>')
+    assert cli.main(["extract", "-q", "-j", "1", "--format", "csv", "--base", "http://site.example/", str(page)]) == 0
+    out = capsys.readouterr().out
+    records = out.split("\r\n")
+    assert records[-1] == "" and len(records) == 4  # the header, two records, nothing after the last CRLF
+    assert records[0] == ",".join(COLUMNS)
+    assert '"a\nb"' in records[1] and "\n" not in records[2]
