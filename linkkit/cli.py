@@ -345,10 +345,13 @@ def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> i
     options = _extract_options(args)
     counts = Counts()
     progress = _progress(args, stderr, counts)
+    # with -r, --base is the URL of the folders named: a file under one is retrieved from its path there
+    folders_url = args.base if args.recursive else None
     if args.engine == "local" and (args.jobs or default_jobs()) == 1:  # no other process to open the files
-        inputs = documents(_names(args), _walking(args), counts, encoding=args.encoding, whole=WHOLE_SIZE)
+        inputs = documents(_names(args), _walking(args), counts, encoding=args.encoding, whole=WHOLE_SIZE,
+                           base_url=folders_url)
     else:
-        inputs = listed(_names(args), _walking(args), counts, encoding=args.encoding)
+        inputs = listed(_names(args), _walking(args), counts, encoding=args.encoding, base_url=folders_url)
     outcomes = _mapped(args, partial(extract_all, options=options), inputs)
     first = header(options.format)
     # the driver closed first (its workers ended), then what a stopped run read ahead and did not write removed
@@ -389,7 +392,7 @@ def add_extract(commands: Subcommands) -> None:
     parser.add_argument(
         "--base", "--base-url", dest="base", metavar="URL",
         help="retrieval URL of HTML inputs and messages: their links are resolved against it (a WARC record's is "
-        "its target URI)",
+        "its target URI); with -r the URL of the folders named, a file's own URL being its path under one",
     )
     parser.add_argument(
         "--headers", action="store_true",

@@ -25,7 +25,7 @@ from ..io import (
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, cut_short, open_input
 from ..sources.document import ERROR, FILE, HTML, MAIL, Document, HeaderLink
-from ..sources.inputs import WHOLE_SIZE, Counts, file_documents, head_until_cut, maildir_document
+from ..sources.inputs import WHOLE_SIZE, Counts, based, file_documents, head_until_cut, maildir_document
 from .formats import LINE, LinkLine, link_lines
 
 if TYPE_CHECKING:
@@ -378,9 +378,9 @@ def _mail_rows(document: Document, data: bytes, options: ExtractOptions, message
     index = document.position.message or 0
     problems: list[mail.Problem] = []
     try:
-        found = mail.links(data, base_url=options.base, headers=options.headers, abbreviated=options.abbreviated,
-                           emails=options.emails, on_problem=problems.append, refang=options.refang,
-                           unique=options.unique)
+        found = mail.links(data, base_url=document.base or options.base, headers=options.headers,
+                           abbreviated=options.abbreviated, emails=options.emails, on_problem=problems.append,
+                           refang=options.refang, unique=options.unique)
     except (LookupError, ValueError) as error:
         raise InputError(document.name, f"message {index}: {error}") from None
     messages.extend(problem_warning(document.name, index, problem) for problem in problems)
@@ -610,7 +610,8 @@ def _opened_documents(documents: list[Document], counts: Counts, options: Extrac
         elif document.position.message is not None:  # a Maildir's message
             yield maildir_document(document)
         else:
-            yield from file_documents(document.path or document.name, counts, options.encoding, whole=WHOLE_SIZE)
+            yield from based(file_documents(document.path or document.name, counts, options.encoding, whole=WHOLE_SIZE),
+                             document.base)
 
 
 def _extracted(documents: Iterable[Document], options: ExtractOptions, counts: Counts, *, cut: bool,

@@ -9,7 +9,6 @@ import dataclasses
 import os
 import shutil
 import stat
-import urllib.parse
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -27,13 +26,11 @@ from ..security.defang import defang, defang_written, written_kind
 from ..security.redact import Redaction, redacted
 from ..sources.compressed import compression
 from ..sources.document import FOLDER, LINK, Document
-from ..sources.files import BINARY_SNIFF, is_binary
+from ..sources.files import BINARY_SNIFF, is_binary, retrieval_url
 from ..sources.inputs import is_mail
 from ..sources.warc import is_warc
 from ..text.reference import Reference
-from ..uri.model import compose, parse
 from ..uri.normalization import normalize
-from ..uri.resolution import Base
 from .extract import (
     Outcome, RefangedStream, problem_warning, scanner_options, stream_reach, stream_references, warn_undecodable,
 )
@@ -344,23 +341,6 @@ class TreeOptions:
     redact: bool = False
     drop_userinfo: bool = False
     redact_query: tuple[str, ...] = ()
-
-
-def retrieval_url(base_url: str, root: str, path: str) -> str:
-    """The URL *path* was retrieved from, when *root* was retrieved from *base_url* (a folder: a missing final
-    ``/`` is added): its path under the root, each segment percent-encoded (RFC 3986 2.1, 3.3), after ``./`` so
-    that a first segment holding ":" (``a:b.html``) is no scheme (RFC 3986 4.2)."""
-    relative = Path(os.path.relpath(path, root)).as_posix()
-    segments = [urllib.parse.quote(os.fsencode(segment), safe="!$&'()*+,;=:@~") for segment in relative.split("/")]
-    return Base(folder_url(base_url)).resolve("./" + "/".join(segments) if relative != "." else "")
-
-
-def folder_url(base_url: str) -> str:
-    """The URL of the folder *base_url* names: its path ending in ``/`` (one is added) and no query or fragment,
-    which name no file under it (``https://site.example/sub?lang=en`` is ``https://site.example/sub/``: the
-    ``/`` was added after the query, and every file resolved against ``/``)."""
-    folder = parse(base_url)._replace(query=None, fragment=None)
-    return compose(folder if folder.path.endswith("/") else folder._replace(path=folder.path + "/"))
 
 
 def _target(options: TreeOptions, path: str) -> Path:

@@ -277,4 +277,32 @@ def maildir_file(path: str, index: int) -> Document:
     return Document(path, FILE, path=path, position=Position(message=index))
 
 
-__all__ = ["BINARY_SNIFF", "WalkOptions", "is_binary", "maildir_file", "names_from", "open_list", "walk"]
+def retrieval_url(base_url: str, root: str, path: str) -> str:
+    """The URL *path* was retrieved from, when *root* was retrieved from *base_url* (a folder: a missing final
+    ``/`` is added): its path under the root, each segment percent-encoded (RFC 3986 2.1, 3.3), after ``./`` so
+    that a first segment holding ":" (``a:b.html``) is no scheme (RFC 3986 4.2). What ``absolutize -r`` gives each
+    file of a site export, and ``extract -r --base`` each file met under a folder named."""
+    import urllib.parse
+    from pathlib import Path
+
+    from ..uri.resolution import Base  # the URI core, loaded by the first file given a retrieval URL
+
+    relative = Path(os.path.relpath(path, root)).as_posix()
+    segments = [urllib.parse.quote(os.fsencode(segment), safe="!$&'()*+,;=:@~") for segment in relative.split("/")]
+    return Base(folder_url(base_url)).resolve("./" + "/".join(segments) if relative != "." else "")
+
+
+def folder_url(base_url: str) -> str:
+    """The URL of the folder *base_url* names: its path ending in ``/`` (one is added) and no query or fragment,
+    which name no file under it (``https://site.example/sub?lang=en`` is ``https://site.example/sub/``: the
+    ``/`` was added after the query, and every file resolved against ``/``)."""
+    from ..uri.model import compose, parse
+
+    folder = parse(base_url)._replace(query=None, fragment=None)
+    return compose(folder if folder.path.endswith("/") else folder._replace(path=folder.path + "/"))
+
+
+__all__ = [
+    "BINARY_SNIFF", "WalkOptions", "folder_url", "is_binary", "maildir_file", "names_from", "open_list",
+    "retrieval_url", "walk",
+]

@@ -22,7 +22,7 @@ from ..io import (
 from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after
 from .compressed import CORRUPT, compression, cut_short, decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
-from .files import BINARY_SNIFF, WalkOptions, is_binary, maildir_file, walk
+from .files import BINARY_SNIFF, WalkOptions, is_binary, maildir_file, retrieval_url, walk
 from .warc import ForwardStream
 from .warc import documents as warc_documents
 from .warc import is_gzip_warc, is_warc
@@ -82,35 +82,38 @@ def kind_of(name: str, head: bytes) -> str:
 
 def documents(
     names: Iterable[str], walking: WalkOptions, counts: Counts, *, encoding: str | None = None, whole: int = 0,
+    base_url: str | None = None,
 ) -> Iterator[Document]:
     """The documents of every input *names* stand for, in order; an input that cannot be read is a failure
     document in its place. *encoding* (``--encoding``) makes a file with NUL bytes text, not binary (UTF-16);
     a text or HTML file under *whole* bytes is read here at once (the one process of ``--jobs 1`` opens each
-    file once), a longer one where it is processed."""
-    for item in walk(names, walking):
+    file once), a longer one where it is processed. With *base_url*, the retrieval URL of the folders named, a
+    file met under one has the URL its path implies as its base (:func:`walked`)."""
+    for item, base in walked(names, walking, base_url):
         if isinstance(item, Document):
             if item.kind == FILE:  # a Maildir's message
                 counts.files += 1
-                yield maildir_document(item)
+                yield maildir_document(item._replace(base=base))
             else:
                 yield item
             continue
         counts.files += 1
-        yield from file_documents(item, counts, encoding, whole=whole)
+        yield from based(file_documents(item, counts, encoding, whole=whole), base)
 
 
 def listed(
-    names: Iterable[str], walking: WalkOptions, counts: Counts, *, encoding: str | None = None
+    names: Iterable[str], walking: WalkOptions, counts: Counts, *, encoding: str | None = None,
+    base_url: str | None = None,
 ) -> Iterator[Document]:
     """What :func:`documents` gives, except that a regular file under WHOLE_SIZE bytes (by its stat) stays one
     ``file`` document, opened and told by :func:`file_documents` where it is processed: a batch's main process
     only lists and stats it, and the file is opened once in all. A larger file, a folder or standard input is
     told here, so that a large container (a web archive, a mailbox) spreads over the workers as its documents."""
-    for item in walk(names, walking):
+    for item, base in walked(names, walking, base_url):
         if isinstance(item, Document):
             if item.kind == FILE:  # a Maildir's message, read where it is processed (its size shares out the work)
                 counts.files += 1
-                item = item._replace(size=_size(item.name))
+                item = item._replace(size=_size(item.name), base=base)
             yield item
             continue
         counts.files += 1
@@ -120,9 +123,33 @@ def listed(
             except (OSError, ValueError):  # told below, where opening it fails (ValueError: a NUL in the name)
                 status = None
             if status is not None and S_ISREG(status.st_mode) and status.st_size < WHOLE_SIZE:
-                yield Document(item, FILE, path=item, size=status.st_size)
+                yield Document(item, FILE, path=item, base=base, size=status.st_size)
                 continue
-        yield from file_documents(item, counts, encoding)
+        yield from based(file_documents(item, counts, encoding), base)
+
+
+def walked(names: Iterable[str], walking: WalkOptions, base_url: str | None,
+           ) -> Iterator[tuple[str | Document, str | None]]:
+    """What :func:`~linkkit.sources.files.walk` gives for *names*, each with the retrieval URL of a file met under a
+    folder named when *base_url* is that folder's (``extract -r --base``: the URL its path under the folder
+    implies, as ``absolutize -r`` gives it, RFC 3986 5.1.3), else None: a file named is retrieved from *base_url*
+    itself, which the caller falls back on."""
+    if base_url is None:
+        for item in walk(names, walking):
+            yield item, None
+        return
+    for name in names:
+        for item in walk((name,), walking):
+            path = item if isinstance(item, str) else item.path
+            yield item, None if path is None or path == name else retrieval_url(base_url, name, path)
+
+
+def based(found: Iterable[Document], base: str | None) -> Iterable[Document]:
+    """*found* (the documents of one file), each without a base of its own given *base* (the file's retrieval URL,
+    :func:`walked`): a web archive's records keep their target URIs."""
+    if base is None:
+        return found
+    return (document if document.base is not None else document._replace(base=base) for document in found)
 
 
 def _size(name: str) -> int:
@@ -256,7 +283,7 @@ def maildir_document(file: Document) -> Document:
         message = maildir_message(file.path, file.position.message)
     except (InputError, OSError) as error:
         return _failed(file.path, error)._replace(position=file.position)
-    return Document(file.path, MAIL, message.data, position=file.position, size=len(message.data))
+    return Document(file.path, MAIL, message.data, base=file.base, position=file.position, size=len(message.data))
 
 
 def _stdin_documents(counts: Counts, encoding: str | None) -> Iterator[Document]:

@@ -354,6 +354,32 @@ def test_each_file_gets_the_url_its_path_under_the_root_implies() -> None:
     assert retrieval_url("https://site.example/", "/s", "/s/d/a:b.html") == "https://site.example/d/a:b.html"
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_extract_r_with_a_base_resolves_each_file_against_the_url_its_path_under_the_folder_implies(
+    site: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    """As absolutize -r gives each file of a site export its URL (issue 10), extract -r --base: a page in docs/a b/
+    was resolved against the folder's URL itself (../../index.html went above the site, #top named the folder)."""
+    (site / "docs" / "mail.eml").write_bytes(b"From: a@b.example\nContent-Type: text/html\n\n<a href='m.html'>m</a>\n")
+    out, _ = main(capsys, "extract", "-r", "-q", "-j", jobs, "--base-url", "https://site.example/export", str(site))
+    assert out.splitlines() == [
+        "https://site.example/export/docs/a%20b/../../index.html".replace("docs/a%20b/../../", ""),
+        "https://site.example/export/docs/a%20b/page.html#top",
+        "https://site.example/export/docs/m.html",  # a message's retrieval URL is its file's (RFC 2557 5)
+        "http://example.org/x",
+        "https://site.example/export/docs/",
+        "https://site.example/export/logo.png",
+    ]
+
+
+def test_extract_r_with_a_base_gives_a_file_named_the_base_itself(
+    site: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = site / "docs" / "a b" / "page.html"
+    out, _ = main(capsys, "extract", "-r", "-q", "--base-url", "https://site.example/p.html", str(page))
+    assert out.splitlines() == ["https://site.example/index.html", "https://site.example/p.html#top"]
+
+
 @pytest.mark.parametrize("base_url", ["https://site.example/sub?lang=en", "https://site.example/sub#top",
                                       "https://site.example/sub/?lang=en"])
 def test_a_base_url_with_a_query_or_fragment_names_its_folder(base_url: str) -> None:
