@@ -210,16 +210,18 @@ _HYPHEN_AT_BREAK = _Pattern(_class("".join(HYPHEN_READINGS)) + _BEFORE_LINE_BREA
 _MAX_LABEL = 63
 _LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\p{{N}}])?"
 # RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
-# authority's next delimiter (RFC 3986 3.2: port, path, query, fragment).
+# authority's next delimiter (RFC 3986 3.2: port, path, query, fragment); an absolute domain name may end with the
+# root's "." (RFC 1034 3.1), which a bare reference trims as prose but "<www.example.org.>" keeps (rule 3).
+_HOST_END_SOURCE = r"\.?(?:[:/?#]|\Z)"
 # The labels are possessive: a label given back leaves a "." next, which neither ends a host nor the text, so
 # backtracking could only fail again -- in quadratic time on "www.a-www.a-...".
-_ABBREVIATED = _Pattern(rf"(?i)(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++(?:[:/?#]|\Z)")
+_ABBREVIATED = _Pattern(rf"(?i)(?:www|ftp)\.{_LABEL}(?:\.{_LABEL})++{_HOST_END_SOURCE}")
 # The same host read in pieces, for a whole candidate of any length: one match of an unbounded repetition of labels
 # holds memory per label ("www" + ".a" * 4_000_000 raised MemoryError), so they are matched _RUN_ITEMS at a time.
 _ABBREVIATED_FIRST = _Pattern(rf"(?i)(?:www|ftp)\.{_LABEL}")
 _FIRST_LABEL = _Pattern(_LABEL)
 _MORE_LABELS = _Pattern(rf"(?:\.{_LABEL}){{1,{_RUN_ITEMS}}}+")
-_HOST_END = _Pattern(r"[:/?#]|\Z")
+_HOST_END = _Pattern(_HOST_END_SOURCE)
 # Prose punctuation that may stand right after an abbreviated reference's host and go on into a word or another
 # reference ("www.example.com's", "www.a.example,www.b.example"): it ends the reference at its host.
 _PROSE_AFTER_HOST = frozenset(PROSE_PUNCTUATION).difference(".:?")
@@ -555,7 +557,7 @@ _PLAIN_RUN = _compile_plain(_PLAIN_RUN_SOURCE)
 # letters and digits (\p{L}, \p{N}) are A-Z, a-z and 0-9; the first label as long as it goes, like their first match.
 _PLAIN_ALNUM = _class(ALPHA + DIGIT)
 _PLAIN_LABEL = rf"{_PLAIN_ALNUM}(?:{_class(ALPHA + DIGIT + '-')}{{0,{_MAX_LABEL - 2}}}{_PLAIN_ALNUM})?"
-_PLAIN_HOST = _compile_plain(rf"(?i:www|ftp)\.(?>{_PLAIN_LABEL})(?:\.{_PLAIN_LABEL})++(?:[:/?#]|\Z)")
+_PLAIN_HOST = _compile_plain(rf"(?i:www|ftp)\.(?>{_PLAIN_LABEL})(?:\.{_PLAIN_LABEL})++{_HOST_END_SOURCE}")
 _EMPTY_AUTHORITY = frozenset("/?#")
 
 

@@ -158,6 +158,7 @@ _abbreviated_texts = st.lists(st.sampled_from(_ABBREVIATED_PIECES), max_size=16)
 @example("< www.a.example>", False, 1 << 20)
 @example("www." + "c" * 64 + ".b.example", False, 1 << 20)
 @example("(www.a.example)", False, 9)
+@example("www.a.example./x <www.b.example.> www.c.example.", False, 1 << 20)  # a root "." (RFC 1034 3.1)
 def test_the_abbreviated_hot_path_decides_as_the_general_path(text: str, emails: bool, max_length: int) -> None:
     found = _seen(linkkit.finditer(text, emails=emails, max_length=max_length))
     with pytest.MonkeyPatch.context() as patch:
