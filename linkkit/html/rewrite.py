@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import dataclasses
 import io
 import operator
+import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
 from typing import NamedTuple, TypeVar
 
@@ -19,7 +21,7 @@ from .decoding import _decoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible, meta_codec
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link, read_refresh
 from .tokenizer import CDATA_TEXT, FOREIGN_TEXT, RAW_TEXT, STYLE_TEXTS, _SURROGATES, _decode, _Found, _Scan, _scan
-from .visible import ESCAPED, RAW, TEXT, text_found
+from .visible import ESCAPED, HIDDEN, RAW, TEXT, Run, text_found
 
 Document = TypeVar("Document", str, bytes)
 
@@ -34,6 +36,10 @@ class _Document(NamedTuple):
     def one_to_one(self) -> bool:
         """True when view offsets are the input's offsets (str, or bytes tokenized one character per byte)."""
         return self.starts is None
+
+    def offset(self, position: int) -> int:
+        """The input offset of a view offset."""
+        return position if self.starts is None else self.starts[position]
 
     def offsets(self, positions: set[int]) -> dict[int, int]:
         """Input offsets of view offsets: byte offsets of the decoded text's positions."""
@@ -79,6 +85,7 @@ class _Resolved(NamedTuple):
     base_hrefs: set[int]  # the indices of the <base href> links, resolved against base_url
     base_url: str | None
     texts: Iterable[int]  # the indices of the visible text's references (``text=True``)
+    documents: list[_Nested]  # the <iframe srcdoc> documents (``hidden=True``)
 
     def links(self) -> list[Link]:
         """The Links, spans in input offsets; built from columns by C loops, with no Python loop of its own."""
@@ -94,6 +101,37 @@ class _Resolved(NamedTuple):
             bases[index] = self.base_url
         return _new_links(len(found), (map(_TAG, found), map(_ATTR, found), map(_RAW, found), self.uris, spans, bases,
                                        repeat(None)))
+
+
+class _Nested(NamedTuple):
+    """An ``<iframe srcdoc>`` value read as the document it is (HTML 4.8.5), with ``hidden=True``: that document
+    resolved, the run of its value in the view of the document holding it, and where each of its characters lies
+    there (None: ``run.start`` plus its offset)."""
+
+    resolved: _Resolved
+    run: Run
+    offsets: list[int] | None
+
+    def at(self, offset: int) -> int:
+        """The view offset, in the document holding it, of an offset of this document."""
+        return self.run.start + offset if self.offsets is None else self.offsets[offset]
+
+
+def _all_links(resolved: _Resolved) -> list[Link]:
+    """The Links of *resolved* and of its ``<iframe srcdoc>`` documents (their spans in the input's offsets), in
+    document order."""
+    own = resolved.links()
+    for nested in resolved.documents:
+        def outer(offset: int, nested: _Nested = nested) -> int:
+            return resolved.prepared.offset(nested.at(offset))
+
+        own += [_moved(link, outer) for link in _all_links(nested.resolved)]
+    return sorted(own, key=_START) if resolved.documents else own
+
+
+def _moved(link: Link, where: Callable[[int], int]) -> Link:
+    """*link*, found in an ``<iframe srcdoc>`` document, with its span where *where* puts its offsets."""
+    return dataclasses.replace(link, _span=(where(link.start()), where(link.end())))
 
 
 # Each field's slot setter, in the order of Link's fields (the last, _flags, None until .flags is read).
@@ -122,9 +160,13 @@ def _resolved(
     prepared, scan = _prepared_and_scanned(document, encoding)
     codec = prepared.codec if prepared.one_to_one else None
     found, base_hrefs, readings = scan.found, scan.base_hrefs, {}
+    runs: list[Run] = []
     if text is not None:
-        visible = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails,
-                             anchors=text.anchors, refang=text.refang, cdata=scan.cdata)
+        visible, runs = text_found(prepared.view, codec, abbreviated=text.abbreviated, emails=text.emails,
+                                   anchors=text.anchors, refang=text.refang, hidden=text.hidden,
+                                   documents=text.depth < MAX_SRCDOC_DEPTH, cdata=scan.cdata)
+        if text.hidden:
+            visible = _outside(visible, found)
         if visible:
             order = sorted(range(len(found) + len(visible)),
                            key=lambda i: found[i].span if i < len(found) else visible[i - len(found)][0].span)
@@ -134,6 +176,10 @@ def _resolved(
             merged = [*found, *(f for f, _ in visible)]
             found = [merged[i] for i in order]
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
+    # HTML 4.8.5: an iframe srcdoc document's base is its container's (the "fallback base URL", 2.4.1)
+    inner = None if text is None else text._replace(depth=text.depth + 1)
+    documents = [_Nested(_resolved(value, base, None, inner), run, offsets)
+                 for run in runs for value, offsets in [_decode(prepared.view, run.start, run.end, codec, True)]]
     parsed_base = None if base is None else Base(base)
     # A document repeats its links: each value is resolved once, and the lists are built by C loops. The visible
     # text's references are not resolved: the scanner's reading is their target.
@@ -147,10 +193,26 @@ def _resolved(
         parsed_base_url = None if base_url is None else Base(base_url)
         for index in base_hrefs:
             uris[index] = _target(raws[index], parsed_base_url)
-    return _Resolved(prepared, found, uris, base, base_hrefs, base_url, readings.keys())
+    return _Resolved(prepared, found, uris, base, base_hrefs, base_url, readings.keys(), documents)
 
 
 _TAG, _ATTR, _RAW, _SPAN = map(operator.attrgetter, ("tag", "attr", "raw", "span"))
+_START = operator.methodcaller("start")
+
+
+def _outside(visible: list[tuple[_Found, str]], found: list[_Found]) -> list[tuple[_Found, str]]:
+    """The text's references that share no character with a URL of the markup (*found*, whose spans are disjoint):
+    with ``hidden``, a ``style`` attribute or a ``<style>`` is read as text too, where its ``url()`` is a link."""
+    if not visible or not found:
+        return visible
+    spans = sorted(map(_SPAN, found))
+    kept = []
+    for item in visible:
+        start, end = item[0].span
+        before = bisect.bisect_left(spans, (end,)) - 1  # the last URL starting before the reference ends
+        if before < 0 or spans[before][1] <= start:
+            kept.append(item)
+    return kept
 
 
 class TextOptions(NamedTuple):
@@ -160,6 +222,13 @@ class TextOptions(NamedTuple):
     emails: bool = False
     anchors: bool = False  # the text of an <a href> too
     refang: bool = False  # defanged spellings read back (linkkit.finditer's refang)
+    hidden: bool = False  # the text no reader is shown too, and <iframe srcdoc> documents (linkkit.html.visible)
+    depth: int = 0  # how many srcdoc documents hold the one read
+
+
+# srcdoc documents read inside one another, at most: each level costs a call frame and a copy of what it holds, so a
+# deeper one (which only a hostile page writes) is read as the text of an attribute value, not as a document.
+MAX_SRCDOC_DEPTH = 16
 
 
 def links(
@@ -172,6 +241,7 @@ def links(
     emails: bool = False,
     anchors: bool = False,
     refang: bool = False,
+    hidden: bool = False,
 ) -> list[Link]:
     """Every URL of an HTML *document* in document order, resolved against its base (RFC 3986 5.1.1, 5.2).
 
@@ -181,15 +251,18 @@ def links(
     ``where`` is ``"#text bare"``), ``raw`` the text with its character references decoded, ``uri`` the scanner's
     reading (never resolved: ``base`` is None), and a span over the written form. The text of an ``<a href>`` is
     passed over (its ``href`` is the link), unless *anchors*. With *refang*, the visible text's defanged
-    spellings are read back (``hxxps://evil[.]example/``; :func:`linkkit.finditer`).
+    spellings are read back (``hxxps://evil[.]example/``; :func:`linkkit.finditer`). With *hidden* too (for a
+    rewriting that must reach every secret, never for extraction), the references of the text no reader is shown
+    (attribute values that hold no URL, comments, ``<script>``, ``<style>``, ``<title>``...) and the links of an
+    ``<iframe srcdoc>`` document (HTML 4.8.5), resolved against this document's base, are found too.
     """
-    options = _text_options(text, abbreviated, emails, anchors, refang)
-    return _resolved(document, base_url, encoding, options).links()
+    options = _text_options(text, abbreviated, emails, anchors, refang, hidden)
+    return _all_links(_resolved(document, base_url, encoding, options))
 
 
 def _text_options(text: bool, abbreviated: bool, emails: bool, anchors: bool,
-                  refang: bool = False) -> TextOptions | None:
-    return TextOptions(abbreviated, emails, anchors, refang) if text else None
+                  refang: bool = False, hidden: bool = False) -> TextOptions | None:
+    return TextOptions(abbreviated, emails, anchors, refang, hidden) if text else None
 
 
 def _held(value: str, kind: str) -> str:
@@ -272,6 +345,8 @@ def _written_text(value: str, quote: str | None) -> tuple[str, str]:
     ">" of a "]]>" that would end the section (RFC 3986 2.1)."""
     if quote == ESCAPED:
         return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"), "xmlcharrefreplace"
+    if quote == HIDDEN:  # a comment, script or style: "<" and ">" (which no URI holds, RFC 3986 2) might end it
+        return value.replace("<", "%3C").replace(">", "%3E"), PERCENT_ESCAPES
     if quote == RAW:
         return value.replace("</", "%3C/"), PERCENT_ESCAPES
     return value.replace("]]>", "]]%3E"), PERCENT_ESCAPES
@@ -288,6 +363,7 @@ def rewrite(
     emails: bool = False,
     anchors: bool = False,
     refang: bool = False,
+    hidden: bool = False,
 ) -> Document:
     """*document* with each URL replaced by ``repl(link)``; every other byte is copied as it is.
 
@@ -299,11 +375,15 @@ def rewrite(
     *anchors* too, the text of an ``<a href>`` is read as well: a rewriting that must reach every URL written
     (redaction, defanging) changes ``<a href="http://u:pw@h/">http://u:pw@h/</a>`` in both places. With *refang*
     too, the visible text's defanged spellings are links (see :func:`links`): redaction must reach the password of
-    a report's ``hxxp[:]//u:pw@evil[.]example/`` as :func:`linkkit.security.redact_text` does.
+    a report's ``hxxp[:]//u:pw@evil[.]example/`` as :func:`linkkit.security.redact_text` does. With *hidden* too,
+    the text no reader is shown and the ``<iframe srcdoc>`` documents are rewritten as well (see :func:`links`):
+    a shared archive carries them. A new value there is written for its place in that document, and the markup
+    that makes escaped for the srcdoc attribute; in a comment, ``<script>`` or ``<style>``, ``<`` and ``>`` are
+    percent-encoded.
     """
-    options = _text_options(text, abbreviated, emails, anchors, refang)
+    options = _text_options(text, abbreviated, emails, anchors, refang, hidden)
     resolved = _resolved(document, base_url, encoding, options)
-    codec, edits = _edits(resolved, [repl(link) for link in resolved.links()])
+    codec, edits = _edits(resolved, [repl(link) for link in resolved.links()], _nested_edits(resolved, repl))
     del resolved  # the decoded text and the URLs found are not needed to write: not held while the output grows
     return _apply(document, codec, edits)
 
@@ -329,9 +409,37 @@ def absolutize_counted(
 Edit = tuple[int, int, str, str]  # start, end, the new text, the codec error handler that writes it
 
 
-def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]]:
+def _nested_edits(resolved: _Resolved, repl: Callable[[Link], str],
+                  where: Callable[[int], int] = int) -> list[Edit]:
+    """The edits, in view offsets of *resolved*, that rewrite its ``<iframe srcdoc>`` documents by *repl*: each
+    document's own edits, their text escaped as the attribute's value (*where* puts *resolved*'s input offsets in
+    the outermost document's, so that *repl* sees the spans :func:`links` reports)."""
+    edits: list[Edit] = []
+    for nested in resolved.documents:
+        def outer(offset: int, nested: _Nested = nested) -> int:
+            return where(resolved.prepared.offset(nested.at(offset)))
+
+        inner = nested.resolved
+        news = [repl(_moved(link, outer)) for link in inner.links()]
+        edits += [(nested.at(start), nested.at(end), _in_value(text, nested.run.quote), "xmlcharrefreplace")
+                  for start, end, text, _ in _edits(inner, news, _nested_edits(inner, repl, outer))[1]]
+    return edits
+
+
+_ENDS_UNQUOTED_VALUE = re.compile("[\t\n\f >\"'<=`]")  # 13.2.5.38: what ends an unquoted value or is an error in it
+
+
+def _in_value(markup: str, quote: str | None) -> str:
+    """*markup* written in an attribute value delimited by *quote* so that it reads back as itself: "&", CR and the
+    quote as character references, and in an unquoted value whatever would end it too."""
+    written = _written(markup, None, quote)[0]
+    return _ENDS_UNQUOTED_VALUE.sub(lambda c: f"&#{ord(c.group())};", written) if quote == "" else written
+
+
+def _edits(resolved: _Resolved, news: list[str], nested: Sequence[Edit] = ()) -> tuple[str | None, list[Edit]]:
     """The document's codec (None for str) and the edits, in input offsets and in order, that replace the URLs
-    *resolved* found by *news*, each escaped for its place."""
+    *resolved* found by *news*, each escaped for its place, and the *nested* edits (in view offsets: those of its
+    ``<iframe srcdoc>`` documents)."""
     edits: list[Edit] = []  # view offsets until the end
     prepared = resolved.prepared
     view = prepared.view
@@ -358,6 +466,7 @@ def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]
             edits.append((f.span[0], f.span[1], text, errors))
         else:
             unquoted.setdefault((f.start, f.end), []).append((f, new))
+    edits += nested
     if not edits and not unquoted:
         return prepared.codec, edits
     for (start, end), items in unquoted.items():
@@ -385,7 +494,7 @@ def _edits(resolved: _Resolved, news: list[str]) -> tuple[str | None, list[Edit]
             edits.append((item.span[0], item.span[1], text, errors))
         if added:  # after the URL edits: an empty value's URL and both quotes share one position
             edits.append((end, end, added, "strict"))
-    if unquoted:  # the edits of the loop above are in document order, as the URLs found are; these are after them
+    if unquoted or nested:  # the loop's edits are in document order, as the URLs found are; these are after them
         edits.sort(key=_edit_order)
     if not prepared.one_to_one:
         where = prepared.offsets({p for start, end, _, _ in edits for p in (start, end)})

@@ -224,12 +224,15 @@ def redact_html(
 ) -> Document:
     """An HTML *document* (str or bytes) with every URL it holds redacted in place, the links of its visible text
     too, an anchor's text included, and the defanged references of that text, as :func:`redact_text` reads them
-    (:func:`linkkit.html.rewrite`): a secret shown is a secret leaked. Every other byte is copied. The keywords
-    are :func:`redact_text`'s."""
+    (:func:`linkkit.html.rewrite`): a secret shown is a secret leaked. So is one a shared archive carries unshown:
+    the text of attribute values (``alt``, ``title``...), ``<title>``, comments, ``<script>`` and ``<style>``, and
+    the links of an ``<iframe srcdoc>`` document (``hidden=True``). Every other byte is copied. The keywords are
+    :func:`redact_text`'s."""
     from .. import html
 
     redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
-    return html.rewrite(document, replacer(redaction), encoding=encoding, text=True, anchors=True, refang=True)
+    return html.rewrite(document, replacer(redaction), encoding=encoding, text=True, anchors=True, refang=True,
+                        hidden=True)
 
 
 def redact_message(

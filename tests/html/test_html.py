@@ -46,7 +46,7 @@ def replacer(case: dict[str, Any]) -> Any:
 @pytest.mark.parametrize("case", load_cases("links.jsonl"))
 def test_links_are_found_where_the_issue_says(case: dict[str, Any]) -> None:
     html, spans = unmark(case["html"])
-    found = links(html, base_url=case["base"])
+    found = links(html, base_url=case["base"], **case.get("options", {}))
     assert [[link.tag, link.attr, link.raw, link.uri] for link in found] == case["links"]
     assert [link.span() for link in found] == spans
 
@@ -55,16 +55,17 @@ def test_links_are_found_where_the_issue_says(case: dict[str, Any]) -> None:
 def test_links_in_bytes_have_byte_spans(case: dict[str, Any]) -> None:
     html, spans = unmark(case["html"])
     data = html.encode("utf-8")
-    found = links(data, base_url=case["base"])
+    found = links(data, base_url=case["base"], **case.get("options", {}))
     assert [[link.tag, link.attr, link.raw, link.uri] for link in found] == case["links"]
     assert [link.span() for link in found] == [(len(html[:a].encode()), len(html[:b].encode())) for a, b in spans]
 
 
 @pytest.mark.parametrize("case", load_cases("rewrite.jsonl"))
 def test_rewrite_changes_only_the_urls(case: dict[str, Any]) -> None:
-    result = rewrite(case["html"], replacer(case), base_url=case.get("base"))
+    options = case.get("options", {})  # the visible text's options (text, anchors, refang, hidden)
+    result = rewrite(case["html"], replacer(case), base_url=case.get("base"), **options)
     assert result == case["expected"]
-    data = rewrite(case["html"].encode("utf-8"), replacer(case), base_url=case.get("base"))
+    data = rewrite(case["html"].encode("utf-8"), replacer(case), base_url=case.get("base"), **options)
     assert data == case["expected"].encode("utf-8")
 
 
@@ -84,8 +85,9 @@ def test_bytes_are_read_and_written_in_the_documents_encoding(case: dict[str, An
 @pytest.mark.parametrize("case", load_cases("links.jsonl") + load_cases("rewrite.jsonl"))
 def test_identity_rewrite_returns_the_input_unchanged(case: dict[str, Any]) -> None:
     html = unmark(case["html"])[0]
-    assert rewrite(html, lambda link: link.raw, base_url=case.get("base")) == html
-    assert rewrite(html.encode(), lambda link: link.raw, base_url=case.get("base")) == html.encode()
+    options = case.get("options", {})
+    assert rewrite(html, lambda link: link.raw, base_url=case.get("base"), **options) == html
+    assert rewrite(html.encode(), lambda link: link.raw, base_url=case.get("base"), **options) == html.encode()
 
 
 def test_result_has_the_type_of_the_document() -> None:

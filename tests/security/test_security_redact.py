@@ -27,6 +27,12 @@ def _options(text: str) -> dict[str, object]:
 
 @pytest.mark.parametrize(("uri", "options", "expected"), load_table("security/redact.txt"))
 def test_redact_table(uri: str, options: str, expected: str) -> None:
+    if options == "html" or options.startswith("html "):  # an HTML document, as str, UTF-8 and UTF-16 bytes
+        keywords = _options(options[len("html ") :] or "-")
+        assert redact_html(uri, **keywords) == expected  # type: ignore[arg-type]
+        for codec in ("utf-8", "utf-16"):
+            assert redact_html(uri.encode(codec), **keywords) == expected.encode(codec)  # type: ignore[arg-type]
+        return
     assert redact(uri, **_options(options)) == expected  # type: ignore[arg-type]
 
 
