@@ -105,16 +105,17 @@ class _Resolved(NamedTuple):
 
 class _Nested(NamedTuple):
     """An ``<iframe srcdoc>`` value read as the document it is (HTML 4.8.5), with ``hidden=True``: that document
-    resolved, the run of its value in the view of the document holding it, and where each of its characters lies
-    there (None: ``run.start`` plus its offset)."""
+    resolved, where its value starts in the view of the document holding it and its quote, and where each of its
+    characters lies there (None: ``start`` plus its offset)."""
 
     resolved: _Resolved
-    run: Run
+    start: int
+    quote: str | None
     offsets: list[int] | None
 
     def at(self, offset: int) -> int:
         """The view offset, in the document holding it, of an offset of this document."""
-        return self.run.start + offset if self.offsets is None else self.offsets[offset]
+        return self.start + offset if self.offsets is None else self.offsets[offset]
 
 
 def _all_links(resolved: _Resolved) -> list[Link]:
@@ -178,8 +179,9 @@ def _resolved(
     base = _base(scan.base.raw if scan.base is not None else None, base_url)
     # HTML 4.8.5: an iframe srcdoc document's base is its container's (the "fallback base URL", 2.4.1)
     inner = None if text is None else text._replace(depth=text.depth + 1)
-    documents = [_Nested(_resolved(value, base, None, inner), run, offsets)
-                 for run in runs for value, offsets in [_decode(prepared.view, run.start, run.end, codec, True)]]
+    documents = [_Nested(_resolved(value, base, None, inner), start, quote, offsets)
+                 for start, end, _, quote in runs
+                 for value, offsets in [_decode(prepared.view, start, end, codec, True)]]
     parsed_base = None if base is None else Base(base)
     # A document repeats its links: each value is resolved once, and the lists are built by C loops. The visible
     # text's references are not resolved: the scanner's reading is their target.
@@ -421,7 +423,7 @@ def _nested_edits(resolved: _Resolved, repl: Callable[[Link], str],
 
         inner = nested.resolved
         news = [repl(_moved(link, outer)) for link in inner.links()]
-        edits += [(nested.at(start), nested.at(end), _in_value(text, nested.run.quote), "xmlcharrefreplace")
+        edits += [(nested.at(start), nested.at(end), _in_value(text, nested.quote), "xmlcharrefreplace")
                   for start, end, text, _ in _edits(inner, news, _nested_edits(inner, repl, outer))[1]]
     return edits
 

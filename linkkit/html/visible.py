@@ -60,14 +60,10 @@ _SEPARATOR = "\x00"
 _ANY_ATTRIBUTE = re.compile(_read_attribute(r"[^\t\n\f\r />][^\t\n\f\r />=]*+"))
 
 
-class Run(NamedTuple):
-    """A run of text of a document: ``view[start:end]``, how it is written (ESCAPED, RAW, CDATA, HIDDEN, VALUE or
-    DOCUMENT) and, for an attribute value, its quote ('"', "'", "" unquoted)."""
-
-    start: int
-    end: int
-    written: str
-    quote: str | None = None
+# A run of text of a document: ``view[start:end]``, how it is written (ESCAPED, RAW, CDATA, HIDDEN, VALUE or
+# DOCUMENT) and, for an attribute value, its quote ('"', "'", "" unquoted), else None. A plain tuple: a page has a run
+# between every two tags, and a NamedTuple's Python __new__ cost text=True a fifth of its time.
+Run = tuple[int, int, str, str | None]
 
 
 def _attribute_runs(view: str, tag: str, start: int, end: int) -> Iterator[Run]:
@@ -78,7 +74,7 @@ def _attribute_runs(view: str, tag: str, start: int, end: int) -> Iterator[Run]:
         value_start, value_end, quote = _value(match)
         if quote is not None and value_end > value_start:
             srcdoc = tag == "iframe" and match.group("name").lower() == "srcdoc"
-            yield Run(value_start, value_end, DOCUMENT if srcdoc else VALUE, quote)
+            yield value_start, value_end, DOCUMENT if srcdoc else VALUE, quote
         start = match.end()
         match = _ANY_ATTRIBUTE.match(view, start, end)
 
@@ -111,7 +107,7 @@ def visible_runs(
         match = search(view, position)
         text_end = length if match is None else match.start()
         if text_end > position and not in_anchor:
-            yield Run(position, text_end, ESCAPED)
+            yield position, text_end, ESCAPED, None
         if match is None:
             return
         position = match.end()
@@ -125,7 +121,7 @@ def visible_runs(
             elif tag == "script":
                 text_end = _script_end(view, position)
                 if hidden and text_end > position:
-                    yield Run(position, text_end, HIDDEN)
+                    yield position, text_end, HIDDEN, None
                 position = text_end
             elif tag == "template":
                 if not hidden:  # inert: its content is shown only where a script clones it
@@ -135,13 +131,13 @@ def visible_runs(
                 end = _RAW_TEXT_END[tag].search(view, position)
                 text_end = length if end is None else end.start()
                 if text_end > position and tag in _SHOWN_RAW and not in_anchor:
-                    yield Run(position, text_end, ESCAPED if tag == "textarea" else RAW)
+                    yield position, text_end, ESCAPED if tag == "textarea" else RAW, None
                 elif text_end > position and hidden and tag not in _SHOWN_RAW:
-                    yield Run(position, text_end, ESCAPED if tag == "title" else HIDDEN)  # <title> is RCDATA
+                    yield position, text_end, ESCAPED if tag == "title" else HIDDEN, None  # <title> is RCDATA
                 position = text_end
             elif tag == "plaintext":  # 13.2.5.5: everything after it is text, references included
                 if position < length and not in_anchor:
-                    yield Run(position, length, RAW)
+                    yield position, length, RAW, None
                 return
         elif kind == "end":
             if tag_name(match.group("end")) == "a":
@@ -152,18 +148,18 @@ def visible_runs(
                 close = view.find(">", position)
                 data_end = length if close == -1 else close
                 if hidden:  # its data, "[CDATA[" and all (13.2.5.41)
-                    yield Run(match.start() + 2, data_end, HIDDEN)
+                    yield match.start() + 2, data_end, HIDDEN, None
                 position = min(data_end + 1, length)
             else:  # a CDATA section's text, its references not decoded
                 if text_end > position and not in_anchor:
-                    yield Run(position, text_end, CDATA)
+                    yield position, text_end, CDATA, None
                 position = min(text_end + 3, length)
         elif kind == "cut":
             return
         elif hidden:  # a comment, a bogus comment or a doctype
             data_start, data_end = _comment_data(match.group())
             if data_end > data_start:
-                yield Run(match.start() + data_start, match.start() + data_end, HIDDEN)
+                yield match.start() + data_start, match.start() + data_end, HIDDEN, None
 
 
 class TextFound(NamedTuple):
@@ -184,31 +180,34 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
     reading of it (defanged spellings read back with *refang*, :func:`linkkit.finditer`). Without *documents*, an
     ``<iframe srcdoc>`` value is read as any other attribute value."""
     pieces: list[str] = []
-    runs: list[tuple[int, list[int] | None, Run]] = []  # scanned offset, the view offset of each character, the run
+    # scanned offset, the view offset of each character, and the run's start, end, how it is written and quote
+    runs: list[tuple[int, list[int] | None, int, int, str, str | None]] = []
     nested: list[Run] = []
     scanned = 0
-    for each in visible_runs(view, anchors=anchors, hidden=hidden, cdata=cdata):
-        if each.written == DOCUMENT:
-            if documents:
-                nested.append(each)
-                continue
-            each = each._replace(written=VALUE)
-        in_text = each.written == ESCAPED  # text and RCDATA; an attribute value reads its references as one
-        text, offsets = _decode(view, each.start, each.end, codec, in_text or each.written == VALUE, in_text=in_text)
-        runs.append((scanned, offsets, each))
+    for start, end, written, quote in visible_runs(view, anchors=anchors, hidden=hidden, cdata=cdata):
+        if written == ESCAPED:  # text and RCDATA
+            text, offsets = _decode(view, start, end, codec, True, in_text=True)
+        else:
+            if written == DOCUMENT:
+                if documents:
+                    nested.append((start, end, written, quote))
+                    continue
+                written = VALUE
+            text, offsets = _decode(view, start, end, codec, written == VALUE)  # a value's references as in one
+        runs.append((scanned, offsets, start, end, written, quote))
         pieces.append(text)
         pieces.append(_SEPARATOR)
         scanned += len(text) + 1
     if not runs:
         return TextFound([], nested)
-    keys = [at for at, _offsets, _run in runs]
+    keys = [run[0] for run in runs]
 
-    def run(offset: int, *, is_end: bool) -> tuple[int, list[int] | None, Run]:
+    def run(offset: int, *, is_end: bool) -> tuple[int, list[int] | None, int, int, str, str | None]:
         return runs[bisect.bisect_right(keys, offset - 1 if is_end else offset) - 1]
 
     def position(offset: int, *, is_end: bool) -> int:
-        at, offsets, each = run(offset, is_end=is_end)
-        return each.start + offset - at if offsets is None else offsets[offset - at]
+        at, offsets, start = run(offset, is_end=is_end)[:3]
+        return start + offset - at if offsets is None else offsets[offset - at]
 
     from ..text.scan import finditer  # the scanner loaded only by text=True: a run over HTML links needs none of it
 
@@ -217,11 +216,11 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
         if _SEPARATOR in ref.raw:
             continue
         span = (position(ref.start(), is_end=False), position(ref.end(), is_end=True))
-        each = run(ref.start(), is_end=False)[2]
-        if each.written == VALUE:  # written as an attribute value is: its bounds and quote
-            place = _Found("#text", ref.delimiter, ref.raw, span, each.start, each.end, each.quote, None, VALUE_TEXT)
+        start, end, written, quote = run(ref.start(), is_end=False)[2:]
+        if written == VALUE:  # written as an attribute value is: its bounds and quote
+            place = _Found("#text", ref.delimiter, ref.raw, span, start, end, quote, None, VALUE_TEXT)
         else:
-            place = _Found("#text", ref.delimiter, ref.raw, span, span[0], span[1], each.written, None, TEXT)
+            place = _Found("#text", ref.delimiter, ref.raw, span, span[0], span[1], written, None, TEXT)
         found.append((place, ref.uri))
     return TextFound(found, nested)
 
