@@ -198,10 +198,10 @@ def mail_rewriter(args: Any, tally: Tally | None = None) -> MailTransform:
     secure = masks is not None or getattr(args, "defang", False)
 
     def rewritten(data: bytes, on_problem: Callable[[mail.Problem], None]) -> bytes:
-        # a redaction reads defanged references, as redact_message does
+        # a redaction reads defanged references, and what an HTML part carries unshown, as redact_message does
         return mail.rewrite(data, tallied(replace, tally), base_url=getattr(args, "base", None),
                             abbreviated=args.abbreviated, emails=args.emails, anchors=secure, headers=secure,
-                            on_problem=on_problem, refang=masks is not None)
+                            on_problem=on_problem, refang=masks is not None, hidden=masks is not None)
 
     return rewritten
 
@@ -292,10 +292,12 @@ def rewrite_html(source: Input, data: bytes, args: Any, out: Output, tally: Tall
     an anchor's text included, replaced where they are (:func:`linkkit.html.rewrite`), every other byte copied,
     its links counted into *tally*; True when it changed."""
     try:
-        # a redaction reads the visible text's defanged references, as redact_html does
+        # a redaction reads the visible text's defanged references, and what the page carries unshown (alt,
+        # <title>, comments, scripts, an <iframe srcdoc>), as redact_html does
+        redacting = redaction(args) is not None
         new = html.rewrite(data, tallied(html_replacement(args), tally), encoding=source.encoding, text=True,
-                           abbreviated=args.abbreviated, emails=args.emails, anchors=True,
-                           refang=redaction(args) is not None)
+                           abbreviated=args.abbreviated, emails=args.emails, anchors=True, refang=redacting,
+                           hidden=redacting)
     except (LookupError, ValueError) as error:  # an unknown or unusable --encoding
         raise InputError(source.label, str(error)) from None
     out.write(new)

@@ -172,10 +172,11 @@ def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | En
 
 def part_links(
     part: TextPart, ids: ContentIds, *, abbreviated: bool = True, emails: bool = False, anchors: bool = False,
-    refang: bool = False,
+    refang: bool = False, hidden: bool = False,
 ) -> list[MailLink]:
     """The links of one decoded text part, in text order; in HTML, the text of an ``<a href>`` too with *anchors*
-    (:func:`linkkit.html.links`); defanged spellings of the text read back with *refang*."""
+    and what the page carries unshown with *hidden* (:func:`linkkit.html.links`, redaction's reach); defanged
+    spellings of the text read back with *refang*."""
     entity, text, fallback = part.entity, part.decoded.text, part.decoded.fallback
     ctype, number = entity.content_type, entity.part
     found: list[MailLink] = []
@@ -190,7 +191,7 @@ def part_links(
             )
         return found
     for link in linkkit.html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails,
-                                   anchors=anchors, refang=refang):
+                                   anchors=anchors, refang=refang, hidden=hidden):
         if link.tag == "#text":  # a reference in the visible text: where is the scanner's delimiter
             found.append(MailLink(link.uri, link.raw, link.span(), link.attr or "bare", number, ctype, "html-text",
                                   link.kind, None, fallback, _target(link.uri, ids), link))

@@ -52,7 +52,7 @@ def _splice(text: str, edits: list[tuple[int, int, str]]) -> str:
 
 
 def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], options: ScanOptions,
-                    anchors: bool, refang: bool) -> str:
+                    anchors: bool, refang: bool, hidden: bool) -> str:
     """The part's text with the links of *found* whose index is in *new* replaced."""
     text = part.decoded.text
     if part.entity.content_type == "text/plain":
@@ -62,7 +62,7 @@ def _rewritten_text(part: TextPart, found: list[MailLink], new: dict[int, str], 
     by_span = {found[i].span(): value for i, value in new.items()}
     return linkkit.html.rewrite(text, lambda link: by_span.get(link.span(), link.raw), base_url=part.base, text=True,
                                 abbreviated=options.abbreviated, emails=options.emails, anchors=anchors,
-                                refang=refang)
+                                refang=refang, hidden=hidden)
 
 
 def _unchanged(value: str, link: MailLink) -> bool:
@@ -72,9 +72,9 @@ def _unchanged(value: str, link: MailLink) -> bool:
 
 
 def _part_edit(part: TextPart, ids: ContentIds, repl: Repl | str, options: ScanOptions,
-               anchors: bool, refang: bool) -> Edit | None:
+               anchors: bool, refang: bool, hidden: bool) -> Edit | None:
     found = part_links(part, ids, abbreviated=options.abbreviated, emails=options.emails, anchors=anchors,
-                       refang=refang)
+                       refang=refang, hidden=hidden)
     new: dict[int, str] = {}
     for index, link in enumerate(found):
         value = repl if isinstance(repl, str) else repl(link)
@@ -84,7 +84,7 @@ def _part_edit(part: TextPart, ids: ContentIds, repl: Repl | str, options: ScanO
             new[index] = _fitted(value, part)
     if not new:
         return None
-    text = _rewritten_text(part, found, new, options, anchors, refang)
+    text = _rewritten_text(part, found, new, options, anchors, refang, hidden)
     if text == part.decoded.text:
         return None
     data = encode_text(text, part.decoded)
@@ -139,6 +139,7 @@ def rewrite(
     headers: bool = False,
     on_problem: Callable[[Problem], None] | None = None,
     refang: bool = False,
+    hidden: bool = False,
 ) -> bytes:
     """*message* with each link of its text parts replaced by ``repl(link)`` (or the string *repl*), a link being
     a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone.
@@ -147,7 +148,9 @@ def rewrite(
     ``email.message.Message`` is serialized first.  With *anchors*, the text of an HTML part's ``<a href>`` is
     read as well (:func:`linkkit.html.rewrite`).  With *refang*, the defanged spellings of the text (of text parts,
     of an HTML part's visible text, of header fields) are links too, as :func:`linkkit.mail.links` reads them, each
-    replaced where it is written (redaction masks the password of ``hxxp[:]//bot:pw@evil[.]example/``).  What was
+    replaced where it is written (redaction masks the password of ``hxxp[:]//bot:pw@evil[.]example/``).  With
+    *hidden*, what an HTML part carries unshown is read too (``alt``, ``<title>``, comments, scripts, an ``<iframe
+    srcdoc>``: :func:`linkkit.html.rewrite`'s *hidden*, redaction's reach).  What was
     wrong with the message goes to *on_problem*, as :func:`linkkit.mail.links` gives it: a malformed part is left as
     it was, the others are rewritten.
     """
@@ -159,7 +162,7 @@ def rewrite(
     for item in text_parts(reading, base_url):
         if isinstance(item, Entity):
             continue
-        edit = _part_edit(item, ids, repl, options, anchors, refang)
+        edit = _part_edit(item, ids, repl, options, anchors, refang, hidden)
         if edit is not None:
             leaf_edits[id(item.entity)] = edit
     if on_problem is not None:

@@ -1067,6 +1067,26 @@ def test_rewrite_redact_masks_the_defanged_references_of_an_html_pages_visible_t
     assert path.read_text(encoding="utf-8") == page
 
 
+HIDDEN_PAGE = ('<title>http://u:pw@t.example/</title><img src=a.png alt="see http://u:pw@a.example/x">'
+               "<!-- http://u:pw@c.example/ --><script>u='http://u:pw@j.example/'</script>"
+               "<iframe srcdoc=\"&lt;a href='http://u:pw@i.example/'&gt;x&lt;/a&gt;\"></iframe>\n")
+
+
+@pytest.mark.parametrize("name", ["page.html", "page.eml"])
+def test_rewrite_redact_masks_what_a_page_carries_unshown_as_redact_html_does(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], name: str
+) -> None:
+    # html.rewrite(hidden=True), redaction's reach: <title>, alt, a comment, a script and an iframe srcdoc kept pw,
+    # in an HTML file and in a message's HTML part alike
+    head = b"From: a@example.org\nContent-Type: text/html; charset=utf-8\n\n" if name.endswith(".eml") else b""
+    data = head + HIDDEN_PAGE.encode()
+    path = write(tmp_path, name, data)
+    assert cli.main(["rewrite", "--redact", str(path)]) == 0
+    out = capsysbinary.readouterr().out
+    assert out == data.replace(b":pw@", b":***@") and out.count(b":***@") == 5
+    assert path.read_bytes() == data
+
+
 @pytest.mark.parametrize("name", ["report.eml", "reports.mbox"])
 def test_rewrite_redact_masks_the_defanged_references_of_a_message_as_redact_message_does(
     tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], name: str

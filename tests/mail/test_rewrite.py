@@ -155,6 +155,21 @@ def test_refang_gives_repl_the_defanged_references_of_text_html_and_header_field
     assert bodies(new) == [b"HTTPS://A.EXAMPLE/T", b"<p>HTTP://WWW.A.EXAMPLE/H</p>"]
 
 
+def test_hidden_gives_repl_what_an_html_part_carries_unshown_as_html_rewrite_reads_it() -> None:
+    # html.rewrite(hidden=True), redaction's reach: a <title>, an alt text and a comment are read only with hidden
+    message = (b"Content-Type: text/html; charset=utf-8\r\n\r\n<title>http://t.example/</title>"
+               b'<img src=a.png alt="see http://a.example/"><!-- http://c.example/ --><a href="http://h.example/">\r\n')
+    seen: list[str] = []
+    assert mail.rewrite(message, lambda link: seen.append(link.raw) or link.raw) == message
+    assert seen == ["a.png", "http://h.example/"]
+    seen.clear()
+    assert mail.rewrite(message, lambda link: seen.append(link.raw) or link.raw, hidden=True) == message
+    assert seen == ["http://t.example/", "a.png", "http://a.example/", "http://c.example/", "http://h.example/"]
+    new = mail.rewrite(message, lambda link: link.raw.upper(), hidden=True)
+    assert bodies(new) == [b"<title>HTTP://T.EXAMPLE/</title><img src=A.PNG alt=\"see HTTP://A.EXAMPLE/\">"
+                           b"<!-- HTTP://C.EXAMPLE/ --><a href=\"HTTP://H.EXAMPLE/\">\r\n"]
+
+
 def test_a_new_character_the_part_cannot_carry_is_percent_encoded() -> None:
     # RFC 3987 3.1: UTF-8, percent-encoded; a 7bit part stays ASCII (RFC 2045 2.7), a charset keeps what it has
     cases = [
