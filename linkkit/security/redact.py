@@ -239,12 +239,12 @@ def redact_message(
     message: bytes | email.message.Message, *, mask: str = MASK, drop_userinfo: bool = False,
     query: Iterable[str] = (), redaction: Redaction | None = None,
 ) -> bytes:
-    """A message with every link of its text parts redacted in place, an HTML anchor's text included, and those of
-    its own header fields that hold URLs or free text (List-*, Archived-At, Subject, Comments: a List-Unsubscribe
-    token; :func:`linkkit.mail.rewrite`), defanged references too, as :func:`redact_text` finds them: a part
-    without a secret, other fields and attachments are copied byte for byte. The keywords are
-    :func:`redact_text`'s."""
+    """A message with every link of its text parts redacted in place, an HTML anchor's text included and what an
+    HTML part carries unshown (as :func:`redact_html` reads it), and those of its own header fields that hold URLs
+    or free text (List-*, Archived-At, Subject, Comments: a List-Unsubscribe token; :func:`linkkit.mail.rewrite`),
+    defanged references too, as :func:`redact_text` finds them: a part without a secret, other fields and
+    attachments are copied byte for byte. The keywords are :func:`redact_text`'s."""
     from .. import mail
 
     redaction = _chosen(redaction, mask=mask, drop_userinfo=drop_userinfo, query=query)
-    return mail.rewrite(message, replacer(redaction), anchors=True, headers=True, refang=True)
+    return mail.rewrite(message, replacer(redaction), anchors=True, headers=True, refang=True, hidden=True)

@@ -32,6 +32,8 @@ def test_redact_table(uri: str, options: str, expected: str) -> None:
         assert redact_html(uri, **keywords) == expected  # type: ignore[arg-type]
         for codec in ("utf-8", "utf-16"):
             assert redact_html(uri.encode(codec), **keywords) == expected.encode(codec)  # type: ignore[arg-type]
+        head = b"From: a@example.org\r\nContent-Type: text/html; charset=utf-8\r\n\r\n"  # the same page as a message
+        assert redact_message(head + uri.encode(), **keywords) == head + expected.encode()  # type: ignore[arg-type]
         return
     assert redact(uri, **_options(options)) == expected  # type: ignore[arg-type]
 
