@@ -7,7 +7,8 @@ values) and written in one of several encodings (a BOM, windows-1252, UTF-16). O
 rewrite returns the input byte for byte; a rewrite that changes every link (SUFFIX appended to its raw value)
 changes nothing outside the links' spans but the quotes a valueless attribute gets, and reads back as those new
 values; the same with the visible text's references, defanged ones too (``text=True, anchors=True,
-refang=True``: the redaction path). The seeds are fixed: a failure names the document, the seed and the
+refang=True``), and with what no reader is shown and iframe srcdoc documents as well (``hidden=True``: the
+redaction path). The seeds are fixed: a failure names the document, the seed and the
 mutations, and reproduces.
 """
 
@@ -147,7 +148,8 @@ def test_mutated_documents_rewrite_only_their_link_values(entry: dict[str, str])
     text = source.decode(entry.get("encoding") or "utf-8", "replace").removeprefix("\ufeff")
     for seed in range(MUTANTS_PER_DOCUMENT):
         document, codec, what = _mutant(text, random.Random(f"{entry['document']} {seed}"))
-        for options in ({}, {"text": True, "anchors": True, "refang": True}):
+        for options in ({}, {"text": True, "anchors": True, "refang": True},
+                        {"text": True, "anchors": True, "refang": True, "hidden": True}):
             try:
                 _check_rewrites(document, codec, options)
             except AssertionError as error:
