@@ -41,7 +41,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -93,16 +92,17 @@ class Timing(NamedTuple):
     split: tuple[float, float] | None
 
 
-def interleaved(repeat: int, commands: dict[str, list[str]], outputs: Iterable[Path] = ()) -> dict[str, Timing]:
+def interleaved(repeat: int, commands: dict[str, list[str]], outputs: dict[str, Path] | None = None,
+                ) -> dict[str, Timing]:
     """*repeat* rounds, each running every command once in turn: what a shared machine does to one round it does
-    to all of them. The *outputs* the commands write are removed before each run, so that each writes a new file
-    as a first run does: replacing the previous run's output would charge the freeing of its pages to the command
-    (about 30 ms of system time for the archive's 48 MB of JSON lines)."""
+    to all of them. The output a command writes (*outputs*, by its name) is removed before each of its runs, so
+    that each writes a new file as a first run does: replacing the previous run's output would charge the freeing
+    of its pages to the command (about 30 ms of system time for the archive's 48 MB of JSON lines)."""
     runs: dict[str, list[tuple[float, int, int, float, str]]] = {name: [] for name in commands}
     for _ in range(repeat):
         for name, argv in commands.items():
-            for output in outputs:
-                output.unlink(missing_ok=True)
+            if outputs and name in outputs:
+                outputs[name].unlink(missing_ok=True)
             runs[name].append(run(argv))
     timings = {}
     for name, done in runs.items():
@@ -264,7 +264,7 @@ def text_jobs(corpus: Path, work: Path, repeat: int) -> None:
     timings = interleaved(repeat, {
         jobs: [sys.executable, "-c", SPLIT, "extract", "-r", "-q", "-j", jobs, "-o", str(out), str(corpus)]
         for jobs, out in outputs.items()
-    }, outputs.values())
+    }, outputs)
     size = sum(path.stat().st_size for path in corpus.rglob("*") if path.is_file())
     files = sum(1 for path in corpus.rglob("*") if path.is_file())
     empty = work / "empty.txt"
@@ -369,7 +369,7 @@ def main() -> None:
         "linkkit -j 1": [sys.executable, "-m", "linkkit", "extract", "--format", "jsonl", "-j", "1", "-q", "-o",
                          str(ours), str(archive)],
         "warcio+lxml script": [sys.executable, str(script), str(archive), str(theirs)],
-    }, (ours, theirs))
+    }, {"linkkit -j 1": ours, "warcio+lxml script": theirs})
     print(f"\n-- one core, the whole archive, {args.repeat} interleaved rounds: wall time best, CPU time median "
           "(process start included)")
     for name, timing in timings.items():
