@@ -134,14 +134,10 @@ def walked(names: Iterable[str], walking: WalkOptions, base_url: str | None,
     folder named when *base_url* is that folder's (``extract -r --base``: the URL its path under the folder
     implies, as ``absolutize -r`` gives it, RFC 3986 5.1.3), else None: a file named is retrieved from *base_url*
     itself, which the caller falls back on."""
-    if base_url is None:
-        for item in walk(names, walking):
-            yield item, None
-        return
     for name in names:
         for item in walk((name,), walking):
             path = item if isinstance(item, str) else item.path
-            yield item, None if path is None or path == name else retrieval_url(base_url, name, path)
+            yield item, None if base_url is None or path in (None, name) else retrieval_url(base_url, name, path)
 
 
 def based(found: Iterable[Document], base: str | None) -> Iterable[Document]:
