@@ -50,8 +50,9 @@ def _css_name(name: str) -> str:
 _BAD_URL_REMNANTS = r"(?:[^)\\]++|\\[^\n\r\f]?)*+\)?"
 # A url( or image-set( name does not start after a name code point (4.2: it would continue that name, "aurl(" or
 # "-url(" are other functions), an escape's backslash, or the "#" of a hash token or "@" of an at-keyword, whose name it
-# would be (4.3.1: "#url(" and "@url(" are no url tokens).
-_IN_A_NAME = r"[-\w\\#@\u0080-\U0010ffff]"
+# would be (4.3.1: "#url(" and "@url(" are no url tokens). Every non-ASCII code point is a name code point (4.2); they
+# are one look-behind of their own, [^\x00-\x7f], which the regex compiler builds without walking them one by one.
+_NOT_AFTER_A_NAME = r"(?<![-\w\\#@])(?<![^\x00-\x7f])"
 # The url( and image-set( branches open with a one-character lookahead for their first letters, so that most
 # positions fail it before the lookbehind is tried (the reading of style text about 20% faster). A quote after url(
 # makes it a function whose string is the URL (4.3.4), whatever follows the string. An image-set( (CSS Images 4, 2.2,
@@ -61,7 +62,7 @@ _IN_A_NAME = r"[-\w\\#@\u0080-\U0010ffff]"
 _CSS_TOKENS = re.compile(
     r"/\*(?:[^*]|\*(?!/))*+(?:\*/)?"
     rf"|@{_css_name('import')}(?:{WS}|/\*(?:[^*]|\*(?!/))*+\*/)*+(?P<import>{_CSS_URL_STRING})"
-    rf"|(?=[-IUiu\\])(?<!{_IN_A_NAME})(?:{_css_name('url')}\({WS}*+(?:(?P<quoted>{_CSS_URL_STRING})"
+    rf"|(?=[-IUiu\\]){_NOT_AFTER_A_NAME}(?:{_css_name('url')}\({WS}*+(?:(?P<quoted>{_CSS_URL_STRING})"
     rf"|(?P<unquoted>(?:[^\"'()\\\t\n\f\r \x00-\x08\x0b\x0e-\x1f\x7f]|{_CSS_ESCAPED_CODE_POINT})++)"
     rf"{WS}*+(?:\)|\Z)|(?![\"']){_BAD_URL_REMNANTS})"
     rf"|(?ai:(?:-webkit-)?image-set)\((?P<imageset>))"
