@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from .decoding import encoded
 from .places import ASCII_WHITESPACE, WS
 
 CSS_WHITESPACE = " \t\n\r\f"  # CSS Syntax 3, 4.2: whitespace (a piece is never empty)
@@ -196,7 +197,7 @@ def _joined(pieces: Iterable[str]) -> str:
 
 def _encodable(character: str, codec: str) -> bool:
     try:
-        character.encode(codec)
+        encoded(character, codec)
     except (UnicodeError, ValueError, LookupError):
         return False
     return True

@@ -1,12 +1,27 @@
 """Bytes in a legacy or multi-byte encoding decoded to text, with the input offset of each character: what lets
-the tokenizer and the rewriter work on text and still point into the original bytes."""
+the tokenizer and the rewriter work on text and still point into the original bytes; and text encoded back."""
 
 from __future__ import annotations
 
 import codecs
+import encodings.cp1252
 import itertools
 
 _CHUNK = 4096
+
+# windows-1252 as the Encoding Standard defines it (its index-windows-1252, which HTML's decoder uses): the five
+# bytes Python's cp1252 leaves undefined, 0x81, 0x8D, 0x8F, 0x90 and 0x9D, are the C1 controls of the same number.
+# Every byte is a character, so a URL holding one (a UTF-8 "Á", C3 81, in a page labelled iso-8859-1) reads and is
+# written back as that byte, not as U+FFFD.
+WINDOWS_1252 = "".join(chr(byte) if c == "\ufffe" else c for byte, c in enumerate(encodings.cp1252.decoding_table))
+_WINDOWS_1252_ENCODING = codecs.charmap_build(WINDOWS_1252)
+
+
+def encoded(text: str, codec: str, errors: str = "strict") -> bytes:
+    """*text* in *codec*, windows-1252 ("cp1252") as the Encoding Standard defines it (:data:`WINDOWS_1252`)."""
+    if codec == "cp1252":
+        return codecs.charmap_encode(text, errors, _WINDOWS_1252_ENCODING)[0]
+    return text.encode(codec, errors)
 
 
 def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
@@ -17,8 +32,11 @@ def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
     the decoder is back in its initial state after them (a closing "ESC ( B" or "-"): then to the one before, so
     that at every boundary in the initial state new text, encoded from that state, can be spliced. From such a
     state a chunk whose characters are each encoded on their own (valid UTF-16, EBCDIC) is taken at once; a long
-    silent run is fed in growing steps: linear. Never raises: bytes the codec rejects are U+FFFD.
+    silent run is fed in growing steps: linear. Never raises: bytes the codec rejects are U+FFFD. windows-1252
+    rejects none (:data:`WINDOWS_1252`): one character a byte.
     """
+    if codec == "cp1252":
+        return codecs.charmap_decode(data, "strict", WINDOWS_1252)[0], list(range(len(data) + 1))
     decoder = codecs.getincrementaldecoder(codec)("replace")
     initial = decoder.getstate()
     text: list[str] = []

@@ -17,7 +17,7 @@ from ..uri.percent import percent_encode
 from ..uri.resolution import Base
 from .base import _base, _target
 from .css import _css_escape, _encodable, css_escape_chars, css_escape_unencodable
-from .decoding import _decoded
+from .decoding import _decoded, encoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible, meta_codec
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link, read_refresh
 from .tokenizer import CDATA_TEXT, FOREIGN_TEXT, RAW_TEXT, STYLE_TEXTS, _SURROGATES, _decode, _Found, _Scan, _scan
@@ -560,7 +560,7 @@ def _encoded(text: str, codec: str, errors: str) -> bytes:
     elif errors == PERCENT_ESCAPES:
         text, errors = _percent_unencodable(text, codec), "strict"
     try:
-        return text.encode(codec, errors)
+        return encoded(text, codec, errors)
     except (ValueError, LookupError):
         pass
     pieces = []
@@ -572,7 +572,7 @@ def _encoded(text: str, codec: str, errors: str) -> bytes:
         escaped = replacement if isinstance(replacement, str) else replacement.decode("latin-1")
         for form in (character, escaped):
             try:
-                pieces.append(form.encode(codec))
+                pieces.append(encoded(form, codec))
                 break
             except (ValueError, LookupError):
                 continue

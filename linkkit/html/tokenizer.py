@@ -11,7 +11,7 @@ from sys import intern
 from typing import NamedTuple, cast
 
 from .css import read_css
-from .decoding import _decoded
+from .decoding import WINDOWS_1252, _decoded
 from .places import (
     CSS,
     FOREIGN_PLACES,
@@ -181,9 +181,7 @@ class _Found(NamedTuple):
 # --------------------------------------------------------------------------------------- character references
 # 13.2.5.72-80 character reference state; numeric references to C1 controls mean windows-1252 (13.2.5.80).
 _CHARACTER_REFERENCE = re.compile(r"&(?:#[xX]([0-9A-Fa-f]+);?|#([0-9]+);?|([A-Za-z][A-Za-z0-9]*;?))")
-_C1_REPLACEMENTS = {
-    n: c for n in range(0x80, 0xA0) if (c := bytes([n]).decode("cp1252", "ignore")) and ord(c) != n
-}
+_C1_REPLACEMENTS = {n: c for n in range(0x80, 0xA0) if (c := WINDOWS_1252[n]) != chr(n)}
 
 
 def _character_reference(match: re.Match[str], follower: str, in_text: bool) -> tuple[str, int] | None:
