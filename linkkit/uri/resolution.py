@@ -114,12 +114,14 @@ def _climb(text: str, root: int, top: int, levels: int) -> int:
     return top
 
 
-def _components(value: str | URIReference) -> Components:
+def _components(value: str | URIReference, takes: str) -> Components:
+    """The five components of *value*; anything else is a TypeError that says what the argument *takes*, naming the
+    function and the argument (``"resolve(): the reference takes a str or URIReference"``)."""
     if isinstance(value, URIReference):
         return value
     if isinstance(value, str):
         return split(value)
-    raise TypeError(f"expected a str or URIReference, not {type(value).__name__}")
+    raise TypeError(f"{takes}, not {type(value).__name__}")
 
 
 class Base:
@@ -136,7 +138,7 @@ class Base:
     __slots__ = ("_absolute", "components", "uri")
 
     def __init__(self, base: str | URIReference) -> None:
-        self.components: Components = _components(base)
+        self.components: Components = _components(base, "Base() takes a str or URIReference")
         self.uri: str = recompose(*self.components)
         # The base read in place by resolve(), when it is absolute and its string splits back into its components
         # (a URIReference built by hand may hold a "?" in its path: it is resolved from its components instead).
@@ -181,7 +183,9 @@ def resolve(base: str | URIReference | Base, reference: str | URIReference, *, s
     if type(reference) is str:  # split by RFC 3986 appendix B, whose expression matches every string
         r_scheme, authority, path, query, fragment = _match_appendix_b(reference).groups()  # type: ignore[union-attr]
     else:
-        r_scheme, authority, path, query, fragment = _components(reference)
+        r_scheme, authority, path, query, fragment = _components(
+            reference, "resolve(): the reference takes a str or URIReference"
+        )
     if r_scheme is not None:
         # 5.2.2: "A non-strict parser may ignore a scheme in the reference if it is identical to the base URI's
         # scheme" (compared case-insensitively, 3.1).
@@ -290,4 +294,4 @@ def _base_components(base: str | URIReference | Base) -> Components:
     """The five components of *base*."""
     if isinstance(base, Base):
         return base.components
-    return _components(base)
+    return _components(base, "resolve(): the base takes a str, URIReference or Base")

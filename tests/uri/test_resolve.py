@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+from collections.abc import Callable
 
 import pytest
 from fixtures_loader import load_json, load_table
@@ -132,6 +133,21 @@ def test_uri_reference_objects_are_accepted() -> None:
 def test_other_types_are_a_clear_error() -> None:
     with pytest.raises(TypeError, match="str or URIReference"):
         linkkit.resolve("http://a/", 42)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # The error names the function and the argument, and what that argument takes: it said only "expected a str or
+    # URIReference, not bytes", whether the base or the reference was wrong, and left Base out.
+    (lambda: linkkit.resolve(b"http://a/", "g"), "resolve(): the base takes a str, URIReference or Base, not bytes"),
+    (lambda: linkkit.resolve(None, "../g"), "resolve(): the base takes a str, URIReference or Base, not NoneType"),
+    (lambda: linkkit.resolve("http://a/", b"g"), "resolve(): the reference takes a str or URIReference, not bytes"),
+    (lambda: linkkit.Base("http://a/").resolve(42), "resolve(): the reference takes a str or URIReference, not int"),
+    (lambda: linkkit.Base(b"http://a/"), "Base() takes a str or URIReference, not bytes"),
+])
+def test_a_type_error_names_the_argument(call: Callable[[], object], message: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        call()
+    assert str(raised.value) == message
 
 
 def literal_remove_dot_segments(path: str) -> str:
