@@ -79,3 +79,60 @@ def test_a_streamed_reference_scanned_from_its_offset() -> None:
     for reference in streamed:
         assert (reference.pos, reference.endpos) == reference.outer_span() == (
             reference.offset, reference.offset + len(reference.string))
+
+
+# One reference of each shape a Reference holds: wrapped after a hyphen (alternatives), abbreviated, an e-mail, a URN,
+# defanged (refang=True), cut at max_length (truncated), and each again from a stream (its own string and offset).
+SHAPES_TEXT = ("see <http://a.example/x-\n y>, www.b.example, me@c.example, urn:ex:a, hxxp://evil[.]example/ and "
+               "http://d.example/" + "p" * 40)
+
+
+def _shapes() -> list[linkkit.Reference]:
+    import io
+
+    found = [*linkkit.finditer(SHAPES_TEXT, emails=True), *linkkit.finditer(SHAPES_TEXT, refang=True),
+             *linkkit.finditer(SHAPES_TEXT, max_length=30)]
+    found += linkkit.finditer_stream(io.StringIO(SHAPES_TEXT), chunk_size=16, emails=True)
+    return found
+
+
+SHAPES = _shapes()
+PUBLIC = ("string", "offset", "pos", "endpos", "raw", "uri", "unwrapped", "delimiter", "kind", "alternatives",
+          "truncated", "outer_start", "outer_end", "where", "base")
+
+
+def _answers(reference: linkkit.Reference) -> tuple[object, ...]:
+    """Everything a Reference answers, its methods' results included."""
+    return (*(getattr(reference, name) for name in PUBLIC), reference.span(), reference.outer_span(),
+            reference.group(), reference.regs, repr(reference))
+
+
+def test_the_shapes_are_all_here() -> None:
+    assert {reference.kind for reference in SHAPES} == {"uri", "urn", "abbreviated", "email"}
+    assert any(reference.alternatives for reference in SHAPES) and any(reference.truncated for reference in SHAPES)
+    assert any(reference.offset for reference in SHAPES) and any(reference.uri != reference.raw for reference in SHAPES)
+
+
+@pytest.mark.parametrize("reference", SHAPES, ids=repr)
+def test_a_reference_is_a_value_that_pickles_and_copies(reference: linkkit.Reference) -> None:
+    """A batch sends references across processes (re.Match does not pickle): each comes back answering the same,
+    equal and with the same hash; copies are equal values too."""
+    import copy
+    import pickle
+
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(reference, protocol))
+        assert type(again) is linkkit.Reference and _answers(again) == _answers(reference), protocol
+        assert again == reference and hash(again) == hash(reference)
+    for copied in (copy.copy(reference), copy.deepcopy(reference)):
+        assert copied == reference and _answers(copied) == _answers(reference)
+
+
+@pytest.mark.parametrize("name", [*PUBLIC, "flags", "other"])
+def test_a_reference_cannot_be_changed(name: str) -> None:
+    reference = SHAPES[0]
+    with pytest.raises(AttributeError, match="immutable"):
+        setattr(reference, name, "x")
+    with pytest.raises(AttributeError, match="immutable"):
+        delattr(reference, name)
+    assert not hasattr(reference, "__dict__")

@@ -29,7 +29,7 @@ Kind = Literal["uri", "urn", "abbreviated", "email"]
 class Reference(GroupZero):
     """One reference found by :func:`linkkit.finditer`; offsets are absolute in the scanned text.
 
-    ``string`` is the text that was scanned.  For a stream (:func:`linkkit.scanner.finditer_stream`) it is only
+    ``string`` is the text that was scanned.  For a stream (:func:`linkkit.finditer_stream`) it is only
     the delimited reference itself (``outer_span()`` of the stream), and ``offset`` says where it starts, so that
     a stream never keeps its chunks alive; for a str ``offset`` is 0.  Two references are equal when they say the
     same thing about the same place: ``string`` and ``offset`` are left out of the comparison.
@@ -46,12 +46,12 @@ class Reference(GroupZero):
     _fields: tuple[str, int, int, int, int, Delimiter, Kind, str | None, int, tuple[tuple[str, ...], bool] | None]
 
     def __init__(
-        self, string: str, offset: int, _start: int, _end: int, outer_start: int, outer_end: int, uri: str | None,
+        self, string: str, offset: int, start: int, end: int, outer_start: int, outer_end: int, uri: str | None,
         delimiter: Delimiter, kind: Kind, alternatives: tuple[str, ...] = (), truncated: bool = False,
     ) -> None:
         rare = None if not alternatives and not truncated else (alternatives, truncated)
         object.__setattr__(
-            self, "_fields", (string, _start, _end, outer_start, outer_end, delimiter, kind, uri, offset, rare)
+            self, "_fields", (string, start, end, outer_start, outer_end, delimiter, kind, uri, offset, rare)
         )
 
     def __setattr__(self, name: str, value: object) -> None:
