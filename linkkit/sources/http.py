@@ -43,6 +43,15 @@ class Envelope(NamedTuple):
         """The first value of field *name* (lower case), unfolded."""
         return next((unfolded(value) for field, value, _ in self.fields if field == name), None)
 
+    def values(self, name: str) -> list[str]:
+        """Every value of field *name* (lower case), unfolded, in header order."""
+        return [unfolded(value) for field, value, _ in self.fields if field == name]
+
+    def combined(self, name: str) -> str:
+        """The values of the list-based field *name* (``Content-Encoding``, ``Transfer-Encoding``) joined in order
+        by commas, as RFC 9110 5.3 combines its field lines: ``gzip`` then ``br`` on two lines is ``gzip, br``."""
+        return ", ".join(self.values(name))
+
 
 def parse(block: bytes) -> Envelope:
     """The status line, header fields and payload of the final HTTP response of *block*: the interim (1xx)
@@ -83,17 +92,106 @@ def _message(block: bytes, start: int) -> Envelope:
     return Envelope(int(status.group(1)) if status else None, fields, payload)
 
 
-def media_type(content_type: str | None) -> tuple[str | None, str | None]:
-    """The media type (lower case) and the charset parameter of a ``Content-Type`` value (RFC 9110 8.3)."""
-    if not content_type:
-        return None, None
-    kind, _, parameters = content_type.partition(";")
+# HTTP token code points and HTTP quoted-string token code points (the MIME Sniffing Standard 2.1, RFC 9110 5.6).
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_QUOTED_TEXT = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+_HTTP_WHITESPACE = " \t\r\n"
+_QUOTE_OR_BACKSLASH = re.compile(r'["\\]')
+_QUOTE_OR_COMMA = re.compile(r'[",]')
+_SEMICOLON_OR_EQUALS = re.compile("[;=]")
+
+
+def _quoted_string(value: str, position: int) -> tuple[str, int]:
+    """The HTTP quoted string at *position* (its opening quote) in *value*, its backslash escapes undone, and where
+    it ends (Fetch, "collect an HTTP quoted string"; an unclosed one runs to the end)."""
+    out: list[str] = []
+    position += 1
+    while (stop := _QUOTE_OR_BACKSLASH.search(value, position)) is not None:
+        out.append(value[position : stop.start()])
+        position = stop.end()
+        if stop.group() == '"':
+            return "".join(out), position
+        if position == len(value):
+            out.append("\\")
+            return "".join(out), position
+        out.append(value[position])
+        position += 1
+    out.append(value[position:])
+    return "".join(out), len(value)
+
+
+def _split(value: str) -> list[str]:
+    """The comma-separated values of a field value, a comma inside a quoted string ending none (Fetch, "get,
+    decode, and split")."""
+    values: list[str] = []
+    pieces: list[str] = []
+    position = 0
+    while True:
+        stop = _QUOTE_OR_COMMA.search(value, position)
+        end = len(value) if stop is None else stop.start()
+        pieces.append(value[position:end])
+        position = end
+        if stop is not None and stop.group() == '"':
+            _, position = _quoted_string(value, end)
+            pieces.append(value[end:position])
+            if position < len(value):
+                continue
+        values.append("".join(pieces).strip(" \t"))
+        pieces = []
+        if position >= len(value):
+            return values
+        position += 1  # the comma
+
+
+def _mime_type(value: str) -> tuple[str, str | None] | None:
+    """The essence (``type/subtype`` in lower case) and charset parameter of a MIME type, or None when it is none
+    (the MIME Sniffing Standard 4.4, "parse a MIME type": a parameter's first value counts, quotes and escapes
+    undone, an empty one ignored)."""
+    value = value.strip(_HTTP_WHITESPACE)
+    kind, slash, _ = value.partition("/")
+    position = value.find(";", len(kind))
+    position = len(value) if position < 0 else position
+    subtype = value[len(kind) + 1 : position].rstrip(_HTTP_WHITESPACE)
+    if not slash or not _TOKEN.fullmatch(kind) or not _TOKEN.fullmatch(subtype):
+        return None
     charset = None
-    for parameter in parameters.split(";"):
-        name, _, value = parameter.partition("=")
-        if name.strip().lower() == "charset":
-            charset = value.strip().strip('"').strip("'") or None
-    return kind.strip().lower() or None, charset
+    while position < len(value) and charset is None:
+        position = len(value) - len(value[position + 1 :].lstrip(_HTTP_WHITESPACE))  # after the ";"
+        stop = _SEMICOLON_OR_EQUALS.search(value, position)
+        if stop is None or stop.group() == ";":  # a name without a value
+            position = len(value) if stop is None else stop.start()
+            continue
+        name, position = value[position : stop.start()].lower(), stop.end()
+        if value.startswith('"', position):
+            parameter, position = _quoted_string(value, position)
+            end = value.find(";", position)
+            position = len(value) if end < 0 else end
+        else:
+            end = value.find(";", position)
+            end = len(value) if end < 0 else end
+            parameter, position = value[position:end].rstrip(_HTTP_WHITESPACE), end
+            if not parameter:  # empty, unquoted: no value at all (a quoted "" is one)
+                continue
+        if name == "charset" and _QUOTED_TEXT.fullmatch(parameter):
+            charset = parameter
+    return f"{kind}/{subtype}".lower(), charset
+
+
+def media_type(content_types: list[str]) -> tuple[str | None, str | None]:
+    """The media type (lower case) and charset that ``Content-Type`` field values declare, or (None, None), as Fetch
+    "extract a MIME type" reads them: of several (duplicate fields, or values split by commas) the last valid one
+    that is not ``*/*``, given an earlier one's charset when it is of the same type and declares none."""
+    essence = charset = declared = None
+    for value in _split(", ".join(content_types)) if content_types else ():
+        parsed = _mime_type(value)
+        if parsed is None or parsed[0] == "*/*":
+            continue
+        declared = parsed[1]
+        if parsed[0] != essence:
+            essence, charset = parsed[0], declared
+        elif declared is None:
+            declared = charset
+    return essence, declared or None  # a quoted "" declares a charset, none that names an encoding
 
 
 # RFC 9112 7.1: chunk-size (1*HEXDIG), then chunk extensions (";" ...) and the line's end.
@@ -152,7 +250,7 @@ def decoded(payload: bytes, content_encoding: str | None) -> bytes:
 def _undone(coding: str, payload: bytes, most: int) -> bytes:
     """*payload* with the content coding *coding* undone, at most *most* bytes of it."""
     if coding in ("gzip", "x-gzip"):
-        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(payload, most)
+        return _gunzipped(payload, most)
     if coding == "deflate":  # RFC 9110 8.4.1.2: zlib; some servers send raw DEFLATE, as browsers accept
         try:
             return zlib.decompressobj().decompress(payload, most)
@@ -167,6 +265,17 @@ def _undone(coding: str, payload: bytes, most: int) -> bytes:
         except TypeError:  # a brotli before 1.1 has no output limit
             return bytes(brotli.Decompressor().process(payload))
     raise DecodingError(f"content coding {coding!r} is not supported")
+
+
+def _gunzipped(payload: bytes, most: int) -> bytes:
+    """*payload* in content coding ``gzip`` decompressed, at most *most* bytes: every member of it, as a gzip file
+    is a series of members (RFC 1952 2.2); bytes after a member that start none are ignored."""
+    member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    out = member.decompress(payload, most)
+    while member.eof and member.unused_data.startswith(b"\x1f\x8b") and len(out) < most:
+        rest, member = member.unused_data, zlib.decompressobj(16 + zlib.MAX_WBITS)
+        out += member.decompress(rest, most - len(out))
+    return out
 
 
 def _zstd_undone(payload: bytes, most: int) -> bytes:

@@ -131,11 +131,23 @@ def _sniffed(payload: bytes) -> str | None:
     return None if _BINARY_DATA.search(head) else TEXT
 
 
+# The MIME Sniffing Standard 7: a supplied MIME type that says it is unknown is sniffed as a missing one is.
+_UNKNOWN_TYPES = frozenset({"unknown/unknown", "application/unknown"})
+
+
+def _declared(*content_types: str | None) -> tuple[str | None, str | None]:
+    """The media type and charset that ``Content-Type`` values (several HTTP fields, or a WARC record's one, or
+    none) declare, as Fetch reads them (:func:`linkkit.sources.http.media_type`); None for a type they do not name
+    (none valid, or ``unknown/unknown``), which is then sniffed."""
+    content_type, charset = media_type([value for value in content_types if value is not None])
+    return (None if content_type in _UNKNOWN_TYPES else content_type), charset
+
+
 def _holds_http(headers: dict[str, str], block: bytes) -> bool:
     """Whether a ``response`` record's block is an HTTP response: it opens with a status line, or its WARC
     ``Content-Type`` says so (``application/http``, ISO 28500 annex A). A response to another protocol (``dns:``,
     or FTP as Heritrix writes it) is its content itself, read as a resource is."""
-    return block.startswith(b"HTTP/") or media_type(headers.get("content-type"))[0] == "application/http"
+    return block.startswith(b"HTTP/") or _declared(headers.get("content-type"))[0] == "application/http"
 
 
 def record_document(
@@ -146,7 +158,7 @@ def record_document(
     position = _record_position(offset, headers)
     base = retrieval_base(position.target_uri)
     if record_type == "resource" or (record_type == "response" and not _holds_http(headers, block)):
-        content_type, charset = media_type(headers.get("content-type"))
+        content_type, charset = _declared(headers.get("content-type"))
         kind = _kind(content_type) if content_type else _sniffed(block)
         if kind is None:
             return None
@@ -156,17 +168,17 @@ def record_document(
         return None
     envelope = parse(block)
     links = header_links(envelope)
-    content_type, charset = media_type(envelope.get("content-type"))
+    content_type, charset = _declared(*envelope.values("content-type"))
     kind = _kind(content_type)
     payload = b""
     if kind is not None or not content_type:
         payload = envelope.payload
-        transfer = [c.strip() for c in (envelope.get("transfer-encoding") or "").lower().split(",") if c.strip()]
+        transfer = [c.strip() for c in envelope.combined("transfer-encoding").lower().split(",") if c.strip()]
         if "chunked" in transfer:
             payload = dechunked(payload)
         try:  # RFC 9112 6.1: the transfer codings (chunked last), then the content codings (RFC 9110 8.4)
             payload = decoded(payload, ",".join(c for c in transfer if c != "chunked"))
-            payload = decoded(payload, envelope.get("content-encoding"))
+            payload = decoded(payload, envelope.combined("content-encoding"))
         except DecodingError as error:
             return Document(archive, ERROR, error=f"record at offset {offset}: {error}", position=position,
                             header_links=links, base=base, size=len(block))
@@ -537,7 +549,7 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
                               f"{record.content_length} content bytes", last_position)
                 return offset
-            record_type = str(record.record_type).rpartition(".")[2]  # "response" (or "WarcRecordType.response")
+            record_type = headers.get("warc-type", "").strip().lower()  # field names and types in any case
             held = _Read(_held_document(archive, offset, record_type, headers, block), offset, record_type, headers,
                          block)
         unread = None if path is None else _unread(path, last, start)

@@ -147,6 +147,37 @@ def test_a_transfer_coding_besides_chunked_is_undone_before_the_content_coding(
     assert extract(capsys, archive)[0]["uri"] == "http://site.example/next.html"
 
 
+@pytest.mark.parametrize(("field", "codings"), [
+    ("Content-Encoding", ["gzip", "br"]), ("Content-Encoding", ["deflate", "gzip"]),
+    ("Transfer-Encoding", ["gzip", "chunked"]),
+], ids=["gzip-then-br", "deflate-then-gzip", "gzip-then-chunked"])
+def test_a_coding_field_written_on_several_lines_is_one_list_in_their_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, codings: list[str]
+) -> None:
+    # RFC 9110 5.3: the lines of a list-based field (Content-Encoding 8.4, Transfer-Encoding RFC 9112 6.1) combine
+    # into one comma-separated list, in order; the first line alone was undone, and the page was an error record
+    encoders = {"gzip": gzip.compress, "deflate": zlib.compress, "br": _brotli, "chunked": chunked}
+    body = PAGE
+    for coding in codings:
+        body = encoders[coding](body)
+    headers = [("Content-Type", "text/html")] + [(field, coding) for coding in codings]
+    archive = write(tmp_path, "l.warc", response("http://site.example/", body, headers=headers))
+    assert [r["uri"] for r in extract(capsys, archive)] == [
+        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
+
+
+def test_a_gzip_payload_of_several_members_gives_the_links_of_every_member(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RFC 1952 2.2: a gzip file is a series of members (a server that compresses a page piece by piece writes
+    # several); the first member alone was read. Bytes after the last member that start none are ignored.
+    body = gzip.compress(PAGE[:30]) + gzip.compress(PAGE[30:]) + b"\r\n"
+    archive = write(tmp_path, "m.warc", response("http://site.example/", body, headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", "gzip")]))
+    assert [r["uri"] for r in extract(capsys, archive)] == [
+        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
+
+
 @pytest.mark.parametrize("interim", [
     b"HTTP/1.1 100 Continue\r\n\r\n",
     b"HTTP/1.1 103 Early Hints\r\nLink: </hint.css>; rel=preload\r\n\r\nHTTP/1.1 100 Continue\r\n\r\n",
@@ -188,6 +219,54 @@ def test_the_meta_prescan_decides_when_http_declares_no_charset_and_a_bom_beats_
                    headers=[("Content-Type", "text/html; charset=windows-1252")])
     archive = write(tmp_path, "e.warc", meta + bom)
     assert [r["raw"] for r in extract(capsys, archive)] == ["/\u201cq\u201d", "/\u00e9"]
+
+
+BOTH = b"see http://t.example/ <a href='\xc3\xa9'>"  # UTF-8 bytes: windows-1252 reads them as two characters
+DECLARED = [  # (the Content-Type field values, what comes out of BOTH: (where, raw))
+    (["text/plain", "text/html"], [("a href", "\u00e9")]),
+    (["text/html", "text/plain"], [("bare", "http://t.example/")]),
+    (["text/html, text/plain"], [("bare", "http://t.example/")]),
+    (['text/plain; x="a, text/html"'], [("bare", "http://t.example/")]),
+    (["text/html; charset=utf-8", "text/html; charset=windows-1252"], [("a href", "\u00c3\u00a9")]),
+    (["text/html; charset=windows-1252", "text/html"], [("a href", "\u00c3\u00a9")]),
+    (["text/html; charset=windows-1252", "*/*"], [("a href", "\u00c3\u00a9")]),
+    (["text/html; charset=windows-1252; charset=utf-8"], [("a href", "\u00c3\u00a9")]),
+    (['text/html; charset="win\\dows-1252"'], [("a href", "\u00c3\u00a9")]),
+    (["text/html; charset = windows-1252"], [("a href", "\u00e9")]),
+    (["text/html;;charset=windows-1252"], [("a href", "\u00c3\u00a9")]),
+    (["unknown/unknown"], [("bare", "http://t.example/")]),
+    (["application/unknown"], [("bare", "http://t.example/")]),
+    (["text"], [("bare", "http://t.example/")]),
+]
+
+
+@pytest.mark.parametrize(("content_types", "expected"), DECLARED, ids=[
+    "duplicate-last-wins", "duplicate-last-wins-text", "comma-list", "comma-in-quotes", "last-charset",
+    "charset-kept-for-the-same-type", "any-type-skipped", "first-charset-parameter", "quoted-pair",
+    "spaces-around-equals", "empty-parameter", "unknown-unknown", "application-unknown", "invalid-type"])
+def test_the_content_type_is_the_one_fetch_extracts_from_every_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content_types: list[str], expected: list[tuple[str, str]]
+) -> None:
+    # Fetch "extract a MIME type", as a browser reads a page: of several Content-Type fields (or values split by
+    # commas outside quotes) the last valid one, not */*, keeping an earlier charset of the same type; the MIME
+    # Sniffing Standard 4.4 parses each (the first charset parameter, quotes and escapes undone, no spaces around
+    # "=", RFC 9110 5.6.6); one that names no type (invalid, unknown/unknown) is sniffed (7). The first field
+    # counted, and a type that named none gave no body links.
+    headers = [("Content-Type", value) for value in content_types]
+    archive = write(tmp_path, "t.warc", response("http://site.example/", BOTH, headers=headers))
+    assert [(r["where"], r["raw"]) for r in extract(capsys, archive)] == expected
+
+
+def test_warc_field_names_are_read_in_any_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # ISO 28500 4: WARC named fields are read as HTTP's are, their names not case-sensitive; a record whose
+    # "warc-type" was written in lower case was passed over as a record of no type
+    page = response("http://site.example/", PAGE, headers=[("Content-Type", "text/html")])
+    resource = record("resource", b"<a href=r>", target="http://site.example/d/", content_type="text/html")
+    archive = write(tmp_path, "c.warc", page.replace(b"WARC-Type:", b"warc-type:", 1)
+                    + resource.replace(b"WARC-Type:", b"WARC-TYPE:", 1).replace(b"WARC-Target-URI", b"warc-target-uri"))
+    assert [r["uri"] for r in extract(capsys, archive)] == [
+        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png",
+        "http://site.example/d/r"]
 
 
 def test_header_links_come_first_in_header_order_resolved_against_the_target(
