@@ -35,6 +35,10 @@ _HEADER_LINES = re.compile(rb"(?:(?:[\x21-\x39\x3b-\x7e]++[ \t]*+:|[ \t]|From )[
 _EMPTY_LINE = re.compile(rb"\r?\n")
 _ANGLE_ID = re.compile(r"<[^<>]*>")
 _MESSAGE_TYPES = frozenset({"message/rfc822", "message/global"})  # RFC 2046 5.2.1, RFC 6532 3.7
+# RFC 2045 5.1: type "/" subtype, each a token (US-ASCII but space, controls and tspecials), then nothing or ";" and
+# the parameters; whitespace (folding too) is allowed around each token, as between any two of a field's tokens.
+_TOKEN = r"([!#$%&'*+\-.0-9A-Z^_`a-z{|}~]++)"
+_MEDIA_TYPE = re.compile(rf"\s*+{_TOKEN}\s*+/\s*+{_TOKEN}\s*+(?:;|\Z)")
 
 
 @dataclass(slots=True, eq=False)
@@ -143,15 +147,14 @@ def content_type_field(headers: Message) -> Message | None:
     return field
 
 
-def _content_type(field: Message | None, default: str) -> str:
-    # RFC 2045 5.2: no Content-Type, or one that cannot be read, means the default (text/plain; charset=us-ascii).
+def _content_type(field: Message | None, default: str) -> str | None:
+    """The media type of a Content-Type field, lower-cased: *default* without the field (RFC 2045 5.2, RFC 2046
+    5.1.5), None when it cannot be read (5.2: "a syntactically invalid Content-Type header field")."""
     if field is None:
         return default
-    try:
-        ctype = field.get_content_type()
-    except Exception:
-        return "text/plain"
-    return "".join(ctype.split())  # RFC 2045 5.1: type "/" subtype, whitespace around the "/" no part of either
+    value = header(field, "content-type")
+    found = _MEDIA_TYPE.match(value) if value is not None else None
+    return None if found is None else f"{found[1]}/{found[2]}".lower()
 
 
 def _boundary(field: Message | None) -> str | None:
@@ -213,6 +216,8 @@ def _entity(
     headers = parse_headers(buffer[start:header_end])
     type_field = content_type_field(headers)
     ctype = _content_type(type_field, default_type)
+    if ctype is None:  # RFC 2045 5.2: "text/plain; charset=us-ascii", its parameters none
+        ctype, type_field = "text/plain", None
     multipart = ctype.startswith("multipart/")
     # A single-part message's body is its part 1 (RFC 3501 6.4.5); a multipart message has no number of its own.
     part = number if not is_message or multipart else _child_number(number, 1)
