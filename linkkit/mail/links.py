@@ -215,9 +215,15 @@ def _target(uri: str, ids: ContentIds) -> str | None:
     return found if found is not None else ids.folded().get(key.casefold())
 
 
+def header_section(entity: Entity) -> str:
+    """The IMAP section of a message entity's header (RFC 3501 6.4.5): ``HEADER``, ``2.HEADER`` for the message
+    encapsulated in part 2."""
+    return f"{entity.number}.HEADER" if entity.number else "HEADER"
+
+
 def header_links(entity: Entity, ids: ContentIds) -> list[MailLink]:
     """The URLs of a message's List-* (RFC 2369) and Archived-At (RFC 5064) fields, in field order."""
-    section = f"{entity.number}.HEADER" if entity.number else "HEADER"
+    section = header_section(entity)
     found = []
     names = {name.lower(): name for name in LINK_HEADERS}
     try:
@@ -299,6 +305,6 @@ def problems(message: bytes | email.message.Message) -> list[Problem]:
     return reading.problems
 
 
-__all__ = ["LINK_HEADERS", "MailLink", "Reading", "Source", "TextPart", "header_links", "links", "part_links",
-           "problems", "read", "text_parts"]
+__all__ = ["LINK_HEADERS", "MailLink", "Reading", "Source", "TextPart", "header_links", "header_section", "links",
+           "part_links", "problems", "read", "text_parts"]
 

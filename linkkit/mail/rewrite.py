@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # loaded on first use (linkkit's face): importing linkkit.mai
     from linkkit import ScanOptions
 
 from ..uri.percent import percent_encode
-from .links import LINK_HEADERS, MailLink, TextPart, part_links, read, text_parts
+from .links import LINK_HEADERS, MailLink, TextPart, header_section, part_links, read, text_parts
 from .errors import Problem
 from .message import ContentIds, Entity, content_ids
 from .parts import can_encode, encode_text, encode_transfer
@@ -109,15 +109,13 @@ def _apply(buffer: bytes, edits: list[Edit]) -> bytes:
     return b"".join(pieces)
 
 
-def _collect(entity: Entity, leaf_edits: dict[int, Edit]) -> list[Edit]:
-    """The edits of *entity*'s buffer: a leaf's own, and for a transfer-encoded message/rfc822 part, its body
-    encoded again from the rewritten message inside (RFC 2046 5.2.1 forbids the encoding; it is kept)."""
-    edit = leaf_edits.get(id(entity))
-    if edit is not None:
-        return [edit]
-    edits: list[Edit] = []
+def _collect(entity: Entity, own_edits: dict[int, list[Edit]]) -> list[Edit]:
+    """The edits of *entity*'s buffer: its own (a message's header fields, a leaf's body), its children's, and for
+    a transfer-encoded message/rfc822 part, its body encoded again from the rewritten message inside (RFC 2046
+    5.2.1 forbids the encoding; it is kept)."""
+    edits = list(own_edits.get(id(entity), ()))
     for child in entity.children:
-        inner = _collect(child, leaf_edits)
+        inner = _collect(child, own_edits)
         if not inner:
             continue
         if child.buffer is entity.buffer:
@@ -143,34 +141,37 @@ def rewrite(
 ) -> bytes:
     """*message* with each link of its text parts replaced by ``repl(link)`` (or the string *repl*), a link being
     a :class:`MailLink` as :func:`linkkit.mail.links` gives it.  Returning ``link.raw`` leaves a link alone.
-    Header fields are rewritten only with *headers*: then the references of the message's List-*, Archived-At,
-    Subject and Comments fields too (``REWRITTEN_FIELDS``), as redaction and defanging need.  An
-    ``email.message.Message`` is serialized first.  With *anchors*, the text of an HTML part's ``<a href>`` is
-    read as well (:func:`linkkit.html.rewrite`).  With *refang*, the defanged spellings of the text (of text parts,
-    of an HTML part's visible text, of header fields) are links too, as :func:`linkkit.mail.links` reads them, each
-    replaced where it is written (redaction masks the password of ``hxxp[:]//bot:pw@evil[.]example/``).  With
-    *hidden*, what an HTML part carries unshown is read too (``alt``, ``<title>``, comments, scripts, an ``<iframe
-    srcdoc>``: :func:`linkkit.html.rewrite`'s *hidden*, redaction's reach).  What was
-    wrong with the message goes to *on_problem*, as :func:`linkkit.mail.links` gives it: a malformed part is left as
-    it was, the others are rewritten.
+    Header fields are rewritten only with *headers*: then the references of the List-*, Archived-At, Subject and
+    Comments fields (``REWRITTEN_FIELDS``) of the message and of the messages attached to it, as redaction and
+    defanging need.  An ``email.message.Message`` is serialized first.  With *anchors*, the text of an HTML part's
+    ``<a href>`` is read as well (:func:`linkkit.html.rewrite`).  With *refang*, the defanged spellings of the text
+    (of text parts, of an HTML part's visible text, of header fields) are links too, as :func:`linkkit.mail.links`
+    reads them, each replaced where it is written (redaction masks the password of
+    ``hxxp[:]//bot:pw@evil[.]example/``).  With *hidden*, what an HTML part carries unshown is read too (``alt``,
+    ``<title>``, comments, scripts, an ``<iframe srcdoc>``: :func:`linkkit.html.rewrite`'s *hidden*, redaction's
+    reach).  What was wrong with the message goes to *on_problem*, as :func:`linkkit.mail.links` gives it: a
+    malformed part is left as it was, the others are rewritten.
     """
     reading = read(message)
     ids = content_ids(reading.root)
     options = linkkit.ScanOptions(abbreviated=abbreviated, emails=emails)
-    edits = _header_edits(reading.root, repl, options, refang) if headers else []  # in message order: the header first
-    leaf_edits: dict[int, Edit] = {}
+    own_edits: dict[int, list[Edit]] = {}  # in message order: a message's header before its parts
     for item in text_parts(reading, base_url):
         if isinstance(item, Entity):
+            if headers:
+                edits = _header_edits(item, repl, options, refang)
+                if edits:
+                    own_edits[id(item)] = edits
             continue
         edit = _part_edit(item, ids, repl, options, anchors, refang, hidden)
         if edit is not None:
-            leaf_edits[id(item.entity)] = edit
+            own_edits.setdefault(id(item.entity), []).append(edit)
     if on_problem is not None:
         for problem in reading.problems:
             on_problem(problem)
-    if not leaf_edits and not edits:
+    if not own_edits:
         return reading.buffer
-    return _apply(reading.buffer, [*edits, *_collect(reading.root, leaf_edits)])
+    return _apply(reading.buffer, _collect(reading.root, own_edits))
 
 
 # The fields of a message's header whose references rewrite(headers=True) replaces: those that hold URLs (RFC 2369,
@@ -181,12 +182,14 @@ _FIELD = re.compile(rb"^([!-9;-~]+)[ \t]*:([^\r\n]*(?:\r?\n[ \t][^\r\n]*)*)", re
 _ENCODED_WORD = re.compile(r"=\?[^?\s]+\?[BbQq]\?[^?\s]*\?=")  # RFC 2047 2
 
 
-def _header_edits(root: Entity, repl: Repl | str, options: ScanOptions, refang: bool) -> list[Edit]:
-    """The edits of the message's own header (the top entity's): each reference the scanner finds in a field of
-    REWRITTEN_FIELDS, folding included (a ``<...>`` URL may be folded, RFC 2369 2), replaced by ``repl(link)``,
-    the link's ``source`` ``header`` and its ``inner`` the :class:`linkkit.Reference`; every other byte kept.
-    An RFC 2047 encoded-word is left as it is: a reference in one is not given to *repl*."""
-    block = root.buffer[root.header_start : root.body_start]
+def _header_edits(message: Entity, repl: Repl | str, options: ScanOptions, refang: bool) -> list[Edit]:
+    """The edits of a message entity's header (the top message's or an attached one's): each reference the scanner
+    finds in a field of REWRITTEN_FIELDS, folding included (a ``<...>`` URL may be folded, RFC 2369 2), replaced by
+    ``repl(link)``, the link's ``source`` ``header``, its ``part`` the header's section (``HEADER``, ``2.HEADER``)
+    and its ``inner`` the :class:`linkkit.Reference`; every other byte kept.  An RFC 2047 encoded-word is left as
+    it is: a reference in one is not given to *repl*."""
+    block = message.buffer[message.header_start : message.body_start]
+    section = header_section(message)
     edits: list[Edit] = []
     for field in _FIELD.finditer(block):
         name = field.group(1).decode("ascii")
@@ -201,7 +204,7 @@ def _header_edits(root: Entity, repl: Repl | str, options: ScanOptions, refang: 
                 word += 1  # both in order: linear
             if word < len(encoded) and encoded[word][0] < ref.end():
                 continue  # in an encoded-word, whose syntax a new value could break
-            link = MailLink(ref.uri, ref.group(), ref.span(), name, "HEADER", "", "header", ref.kind, inner=ref)
+            link = MailLink(ref.uri, ref.group(), ref.span(), name, section, "", "header", ref.kind, inner=ref)
             text = repl if isinstance(repl, str) else repl(link)
             if not isinstance(text, str):
                 raise TypeError(f"repl must return a str, not {type(text).__name__} (for {link!r})")
@@ -210,7 +213,7 @@ def _header_edits(root: Entity, repl: Repl | str, options: ScanOptions, refang: 
         if new:
             start, end = field.span(2)
             data = _splice(value, new).encode("utf-8", "surrogateescape")
-            edits.append((root.header_start + start, root.header_start + end, data))
+            edits.append((message.header_start + start, message.header_start + end, data))
     return edits
 
 

@@ -280,3 +280,41 @@ def test_headers_rewrites_the_references_of_the_fields_that_hold_urls_or_free_te
                    .replace(b"body http", b"body hxxp"))
     assert mail.rewrite(HEADED, hxxp) == HEADED.replace(b"body http", b"body hxxp")  # headers left by default
     assert mail.rewrite(HEADED, lambda link: link.raw, headers=True) == HEADED  # identity: every byte kept
+
+
+FORWARDED = (
+    b"Subject: Fwd: see http://top.example/\r\nContent-Type: multipart/mixed; boundary=o\r\n\r\n"
+    b"--o\r\n\r\nforwarded as an attachment\r\n"
+    b"--o\r\nContent-Type: message/rfc822\r\n\r\n"
+    b"Subject: reset at http://u:pw@in.example/\r\nList-Unsubscribe: <https://l.example/unsub?token=abc>\r\n"
+    b"Message-ID: <http://no.example/>\r\n\r\nbody\r\n"
+    b"--o--\r\n"
+)
+
+
+def test_headers_rewrites_the_fields_of_an_attached_message_too_as_links_reads_them() -> None:
+    # links(headers=True) gives an attached message's List-* fields as part 2.HEADER (RFC 3501 6.4.5); a redacted or
+    # defanged forward (an analyst's report, a list archive) must not keep that message's token or live link
+    seen: list[mail.MailLink] = []
+
+    def hxxp(link: mail.MailLink) -> str:
+        seen.append(link)
+        return link.raw.replace("http", "hxxp", 1)
+
+    new = mail.rewrite(FORWARDED, hxxp, headers=True)
+    assert [(link.part, link.where, link.raw) for link in seen] == [
+        ("HEADER", "Subject", "http://top.example/"),
+        ("2.HEADER", "Subject", "http://u:pw@in.example/"),
+        ("2.HEADER", "List-Unsubscribe", "https://l.example/unsub?token=abc"),
+    ]
+    assert new == FORWARDED.replace(b"see http", b"see hxxp").replace(b"at http", b"at hxxp").replace(
+        b"<https://l", b"<hxxps://l")
+    assert [(link.part, link.uri) for link in mail.links(new, headers=True)] == [
+        ("2.HEADER", "hxxps://l.example/unsub?token=abc")]
+    assert mail.rewrite(FORWARDED, hxxp) == FORWARDED  # headers left by default
+    # a message/rfc822 part sent base64-encoded (RFC 2046 5.2.1 forbids it) is encoded again around the new header
+    inner = FORWARDED.split(b"message/rfc822\r\n\r\n")[1].split(b"--o--")[0]
+    encoded = FORWARDED.replace(b"message/rfc822\r\n\r\n" + inner, b"message/rfc822\r\nContent-Transfer-Encoding: "
+                                b"base64\r\n\r\n" + base64.encodebytes(inner).replace(b"\n", b"\r\n"))
+    (attached,) = [e for e in read(mail.rewrite(encoded, hxxp, headers=True)).root.walk() if e.part == "2"]
+    assert base64.b64decode(attached.body) == inner.replace(b"at http", b"at hxxp").replace(b"<https", b"<hxxps")
