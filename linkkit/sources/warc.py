@@ -136,11 +136,21 @@ _UNKNOWN_TYPES = frozenset({"unknown/unknown", "application/unknown"})
 
 
 def _declared(*content_types: str | None) -> tuple[str | None, str | None]:
-    """The media type and charset that ``Content-Type`` values (several HTTP fields, or a WARC record's one, or
+    """The media type and encoding that ``Content-Type`` values (several HTTP fields, or a WARC record's one, or
     none) declare, as Fetch reads them (:func:`linkkit.sources.http.media_type`); None for a type they do not name
     (none valid, or ``unknown/unknown``), which is then sniffed."""
     content_type, charset = media_type([value for value in content_types if value is not None])
-    return (None if content_type in _UNKNOWN_TYPES else content_type), charset
+    return (None if content_type in _UNKNOWN_TYPES else content_type), _encoding(charset)
+
+
+def _encoding(label: str | None) -> str | None:
+    """The encoding a charset label names on the web, for a text page as for HTML: the Encoding Standard's (4.2:
+    ``iso-8859-1`` and ``us-ascii`` are windows-1252, ``x-sjis`` is Shift_JIS); None for a label it does not know."""
+    if label is None:
+        return None
+    from ..html.encoding import label_codec  # loaded with the first charset declared
+
+    return label_codec(label)
 
 
 def _holds_http(headers: dict[str, str], block: bytes) -> bool:

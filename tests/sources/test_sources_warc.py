@@ -257,6 +257,31 @@ def test_the_content_type_is_the_one_fetch_extracts_from_every_field(
     assert [(r["where"], r["raw"]) for r in extract(capsys, archive)] == expected
 
 
+LABELS = [  # (Content-Type, body, the raw of its one link)
+    ("text/plain; charset=iso-8859-1", b"see http://t.example/p?\x80", "http://t.example/p?\u20ac"),
+    ("text/plain; charset=us-ascii", b"see http://t.example/p?\x80", "http://t.example/p?\u20ac"),
+    ("text/plain; charset=x-sjis", "see http://t.example/\u65e5\u672c".encode("shift_jis"), "http://t.example/\u65e5\u672c"),
+    ("text/html; charset=x-sjis", "<a href='/\u65e5\u672c'>".encode("shift_jis"), "/\u65e5\u672c"),
+    ("text/html; charset=windows-31j", "<a href='/\u65e5\u672c'>".encode("cp932"), "/\u65e5\u672c"),
+]
+
+
+@pytest.mark.parametrize(("content_type", "body", "raw"), LABELS,
+                         ids=["latin-1-text", "ascii-text", "x-sjis-text", "x-sjis-html", "windows-31j-html"])
+@pytest.mark.parametrize("record_type", ["response", "resource"])
+def test_a_declared_charset_is_read_by_the_encoding_standards_labels_for_text_as_for_html(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content_type: str, body: bytes, raw: str, record_type: str
+) -> None:
+    # Encoding Standard 4.2, which browsers read every web page's charset by: iso-8859-1 and us-ascii name
+    # windows-1252 (0x80 is U+20AC, not the C1 control that ended the text's URL), x-sjis and windows-31j name
+    # Shift_JIS (Python knows neither label: the charset was ignored, and the page read as UTF-8)
+    if record_type == "response":
+        one = response("http://site.example/", body, headers=[("Content-Type", content_type)])
+    else:
+        one = record("resource", body, target="http://site.example/", content_type=content_type)
+    assert [r["raw"] for r in extract(capsys, write(tmp_path, "l.warc", one))] == [raw]
+
+
 def test_warc_field_names_are_read_in_any_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # ISO 28500 4: WARC named fields are read as HTTP's are, their names not case-sensitive; a record whose
     # "warc-type" was written in lower case was passed over as a record of no type
