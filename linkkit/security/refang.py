@@ -10,6 +10,7 @@ written                         read as    where
 ==============================  =========  =====================================================================
 ``hxxp``, ``hXXp``, ``h**p``     ``http``   a scheme: at a word's start, before ``:``, ``[:]`` or ``[://]``
 (and the same with ``s``)       ``https``  (``tt`` takes the case of the ``p``: ``HXXP`` is ``HTTP``)
+``fxp``, ``fxps``               ``ftp``    the same (``FXP`` is ``FTP``)
 ``[://]``                       ``://``    after a scheme character
 ``[:]``                         ``:``      after a scheme or host character, before "//", a port or a path
                                            (``http[:]//``, ``host[:]8080``; not ``${p[:]?w}``, ``"kern[:]"``)
@@ -25,6 +26,9 @@ written                         read as    where
 ``(.)``, ``(dot)``              ``.``      between two letters or digits of a host: the token holds no ``/``,
                                            ``?``, ``#`` or ``:`` before it and no ``@`` after it (``(`` and
                                            ``)`` are URI characters, so elsewhere they are data)
+``\\/`` (JSON's escaped ``/``)   ``/``      in ``scheme:\\/\\/`` and after it in its token, no space or quote
+                                           between (a MISP export's ``"https:\\/\\/evil.example\\/a"``;
+                                           not sed's ``s/a\\/b/`` or a regex's ``https?:\\/\\/``)
 ==============================  =========  =====================================================================
 
 ``meow://`` and other playful schemes are no defanged spelling: a reader cannot tell which scheme was meant.
@@ -40,10 +44,16 @@ import regex
 from ..uri.charset import SCHEME_CHARS
 
 # Every defanged spelling, found by one search (a scheme spelling, or a bracketed mark); whether it applies where it
-# stands is judged by its neighbours (_judged), only where one was found.
+# stands is judged by its neighbours (_judged), only where one was found. A scheme spelling (hxxp, h**p, fxp) is
+# matched from its first mask ("x" or "*"), what precedes each mask looked behind for: the search is then as fast as
+# it was for hxxp and h**p alone from their "h" (CPU time on the text corpus). A text holding "scheme:\/\/" is
+# searched for "\/" too.
 _CANDIDATE = regex.compile(
-    r"(?P<scheme>[hH](?:[xX]{2}|\*\*)(?P<p>[pP])[sS]?)|\[(?:[.:@/]|://|(?i:dot|at))\]|\{\.\}|\((?:\.|(?i:dot))\)"
+    r"(?P<scheme>[xX*](?<=[hHfF][xX]|[hH]\*)(?:[xX*](?<=[hH][xX][xX]|[hH]\*\*))?[pP]"
+    r"(?<=[fF][xX][pP]|[hH][xX][xX][pP]|[hH]\*\*[pP])[sS]?)"
+    r"|\[(?:[.:@/]|://|(?i:dot|at))\]|\{\.\}|\((?:\.|(?i:dot))\)"
 )
+_CANDIDATE_JSON = regex.compile(_CANDIDATE.pattern + r"|\\/")
 _SCHEME_CHARS = frozenset(SCHEME_CHARS)
 # Not glued to a "[.]" or "[@]" on its left: what starts a word of prose or code ('[.]' in a regex, "v[@]" ... ).
 NOT_GLUED = frozenset(" \t\r\n\f\v\"'<>[{")
@@ -96,18 +106,27 @@ class Refanged(NamedTuple):
         return edit.end + (position - new_end)
 
 
+def _span(match: regex.Match[str]) -> tuple[int, int]:
+    """The span of the candidate *match*: a scheme spelling's starts at the "h" or "f" before its first mask."""
+    start, end = match.span()
+    return (start - 1, end) if match.group("scheme") is not None else (start, end)
+
+
 def _judged(text: str, match: regex.Match[str]) -> str | None:
     """What the candidate *match* reads as where it stands in *text* (the module's table), or None: no spelling."""
-    start, end = match.span()
+    start, end = _span(match)
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
     if match.group("scheme") is not None:
         # at a word's start, before ":", "[:]" or "[://]"; "tt" takes the case of the "p"
         if before in _SCHEME_CHARS or not (after == ":" or text.startswith(("[:]", "[://]"), end)):
             return None
-        written = match.group("scheme")
-        return str(written[0] + ("tt" if match.group("p").islower() else "TT") + written[3:])
+        written = text[start:end]
+        stem = written.rstrip("sS")  # up to the "p"
+        return stem[0] + ("t" if stem[-1].islower() else "T") * (len(stem) - 2) + written[len(stem) - 1 :]
     mark = match.group().lower()
+    if mark == "\\/":
+        return "/" if _json_escaped(text, start) else None
     if mark == "[://]":
         return "://" if before in _SCHEME_CHARS and before else None
     if mark == "[:]":
@@ -128,6 +147,33 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     if mark in ("(.)", "(dot)") and not _in_host(text, start, end):
         return None
     return "."
+
+
+# A JSON string's escaped "/" (RFC 8259 7: "\/"), which PHP's json_encode writes for every "/" (MISP exports):
+# read in a URL whose "scheme:\/\/" starts at most _MAX_JSON_URL characters back, no space or quote between.
+_JSON_SLASHES = ":\\/\\/"
+_MAX_JSON_URL = 400  # within linkkit.batch.extract.REFANG_CONTEXT, which a streamed reading keeps around a spelling
+_NOT_IN_JSON_URL = regex.compile(r"[\s\"'<>`]")
+
+
+def _json_escaped(text: str, start: int) -> bool:
+    """Whether the "\\/" at *start* of *text* is a JSON-escaped "/" of a URL: it is one of a "scheme:\\/\\/", or
+    follows one in the same token (``"https:\\/\\/evil.example\\/a"``); a regex's or sed's "\\/" is left."""
+    colon = text.rfind(_JSON_SLASHES, max(0, start - _MAX_JSON_URL), start + len(_JSON_SLASHES) - 1)
+    if colon < 1 or text[colon - 1] not in _SCHEME_CHARS:
+        return False
+    return _NOT_IN_JSON_URL.search(text, colon, start) is None
+
+
+def _holds_json_url(text: str) -> bool:
+    """Whether *text* holds a "scheme:\\/\\/" (then searched for "\\/" too): its backslashes, rare in text, are
+    visited at memchr's speed, four times faster than a substring search goes over the text."""
+    at = text.find("\\")
+    while at >= 0:
+        if at > 1 and text.startswith(_JSON_SLASHES, at - 1) and text[at - 2] in _SCHEME_CHARS:
+            return True
+        at = text.find("\\", at + 1)
+    return False
 
 
 def _in_host(text: str, start: int, end: int) -> bool:
@@ -157,11 +203,11 @@ def refanged(text: str) -> Refanged:
     pieces: list[str] = []
     edits: list[Edit] = []
     copied = length = 0
-    for match in _CANDIDATE.finditer(text):
+    for match in (_CANDIDATE_JSON if _holds_json_url(text) else _CANDIDATE).finditer(text):
         new = _judged(text, match)
         if new is None:
             continue
-        start, end = match.span()
+        start, end = _span(match)
         pieces.append(text[copied:start])
         length += start - copied
         edits.append(Edit(start, end, length, new))
