@@ -8,7 +8,7 @@ them (RFC 3986, 8141, 1738), ``linkkit.link`` is the shape every found link shar
 
 from typing import TYPE_CHECKING
 
-from .errors import InputError, LinkkitError, ResolutionError, URIError
+from .errors import InputError, LinkkitError, ResolutionError, URIError, URISyntaxError
 from .lazy import names_on_first_use
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ __all__ = [
     "ScanOptions",
     "URIError",
     "URIReference",
+    "URISyntaxError",
     "Violation",
     "__version__",
     "compose",

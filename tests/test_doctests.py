@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import pkgutil
 import re
 
@@ -34,3 +35,36 @@ def test_readme_examples_hold(monkeypatch: pytest.MonkeyPatch) -> None:
         runner.run(parser.get_doctest(block, namespace, f"README.md block {index}", "README.md", 0))
     result = runner.summarize(verbose=False)
     assert result.attempted > 30 and result.failed == 0
+
+
+def _public_attributes(cls: type) -> list[tuple[str, object]]:
+    """The public attributes *cls* defines or inherits from linkkit (not from object, tuple or Exception)."""
+    return [(name, inspect.getattr_static(cls, name)) for name in dir(cls)
+            if not name.startswith("_") and any(name in vars(base) for base in cls.__mro__
+                                                if base.__module__.startswith("linkkit"))]
+
+
+@pytest.mark.parametrize("name", [name for name in linkkit.__all__ if name != "__version__"])
+def test_every_public_name_says_what_it_does(name: str) -> None:
+    """help(linkkit.X) explains X and each of its public methods, properties and fields (a named tuple's field
+    said only "Alias for field number 0")."""
+    obj = getattr(linkkit, name)
+    assert (inspect.getdoc(obj) or "").strip(), name
+    # LinkLike's members (linkkit/link.py) have no docstrings yet: it is left out until they do.
+    if isinstance(obj, type) and not issubclass(obj, BaseException) and name != "LinkLike":
+        for attribute, value in _public_attributes(obj):
+            if callable(value) or isinstance(value, property) or type(value).__name__ == "_tuplegetter":
+                doc = getattr(value, "__doc__", None) or ""
+                assert doc.strip() and not doc.startswith("Alias for field"), f"{name}.{attribute}"
+
+
+def test_the_errors_a_user_catches_are_named_by_the_package() -> None:
+    """Every error class an entry point raises is reachable as linkkit.X: a URNError or an RFC 1738 record's error
+    is a linkkit.URISyntaxError, with .position and .rule."""
+    with pytest.raises(linkkit.URISyntaxError) as raised:
+        linkkit.parse_urn("urn:a:b")
+    assert (raised.value.position, raised.value.text) == (5, "urn:a:b")
+    with pytest.raises(linkkit.URISyntaxError) as raised:
+        linkkit.scheme_specific("telnet://h:abc/")
+    assert raised.value.position == 11
+    assert issubclass(linkkit.URISyntaxError, linkkit.URIError) and "URISyntaxError" in linkkit.__all__

@@ -120,6 +120,18 @@ class URIReference(NamedTuple):
         return compose(self)
 
 
+# Each component's own docstring (help() said "Alias for field number 0"): what it holds and when it is None.
+for _field, _doc in zip(URIReference._fields, (
+    "The scheme (RFC 3986 3.1) as written, without its \":\"; None in a relative reference.",
+    "The authority (RFC 3986 3.2) as written, without its \"//\"; None without \"//\", \"\" when empty.",
+    "The path (RFC 3986 3.3) as written: always defined, \"\" when empty.",
+    "The query (RFC 3986 3.4) as written, without its \"?\"; None without \"?\", \"\" when empty.",
+    "The fragment (RFC 3986 3.5) as written, without its \"#\"; None without \"#\", \"\" when empty.",
+), strict=True):
+    getattr(URIReference, _field).__doc__ = _doc
+del _field, _doc
+
+
 def parse(text: str) -> URIReference:
     """Split *text* into its five components by RFC 3986 appendix B; never raises on a string.
 
