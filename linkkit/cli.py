@@ -314,30 +314,7 @@ def _write_outcomes(outcomes: Iterable[Outcome], out: Output | None, progress: P
     return failed
 
 
-@contextlib.contextmanager
-def _few_collections() -> Iterator[None]:
-    """The cyclic garbage collector held back while a batch runs: what a run builds per link and per document
-    (rows, lines, documents) holds no cycle, yet the collector's first generation traversed it every 700
-    allocations. The objects already loaded (modules, patterns) are set aside (``gc.freeze``, inherited by forked
-    workers) and the first generation collected every 10,000 allocations; both undone afterwards."""
-    import gc
-
-    thresholds = gc.get_threshold()
-    gc.freeze()
-    gc.set_threshold(10_000, 50, 50)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-
-
 def run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
-    with _few_collections():
-        return _run_extract(args, stdout, stderr)
-
-
-def _run_extract(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) -> int:
     from .batch.drivers import default_jobs
     from .batch.extract import extract_all
     from .sources.inputs import WHOLE_SIZE, Counts, documents, listed

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import itertools
 import os
 import signal
+import weakref
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -69,6 +71,66 @@ def test_one_job_or_one_chunk_runs_in_this_process(monkeypatch: pytest.MonkeyPat
     assert {pid for _, pid in run_local(_pid_chunk, documents, jobs=4)} == {os.getpid()}  # one chunk: no pool
     monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
     assert {pid for _, pid in run_local(_pid_chunk, documents, jobs=1)} == {os.getpid()}
+
+
+def _collector_state(documents: list[Document]) -> list[tuple[bool, int]]:
+    return [(gc.isenabled(), os.getpid()) for _ in documents]
+
+
+def _raising(documents: list[Document]) -> list[str]:
+    if documents[0].name == "d3":
+        raise ValueError("d3")
+    return [document.name for document in documents]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_collector_is_paused_while_chunks_run_and_restored_however_the_run_ends(
+    monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+    documents = [Document(f"d{index}", "text", b"") for index in range(8)]
+    states = list(run_local(_collector_state, documents, jobs=jobs))
+    assert {enabled for enabled, _ in states} == {False}  # in the workers too
+    assert ({pid for _, pid in states} == {os.getpid()}) == (jobs == 1)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    stopped = run_local(_collector_state, documents, jobs=jobs)
+    next(stopped)
+    assert not gc.isenabled()  # the reader runs with it paused too, between the results
+    stopped.close()
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    with pytest.raises(ValueError, match="d3"):
+        list(run_local(_raising, documents, jobs=jobs))
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.disable()  # a caller's own choice is kept
+    try:
+        list(run_local(_collector_state, documents, jobs=jobs))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+class _Cyclic:
+    """An object in a reference cycle of its own, as an error kept with its traceback is."""
+
+    def __init__(self) -> None:
+        self.itself = self
+
+
+def test_cycles_made_while_the_collector_is_paused_are_collected_once_they_pass_the_check(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(drivers, "CHUNK_DOCUMENTS", 1)
+    monkeypatch.setattr(drivers, "CYCLES_CHECK", 1_000)
+    made: list[weakref.ref[_Cyclic]] = []
+
+    def cyclic(documents: list[Document]) -> list[int]:
+        for _ in range(300):  # each with its __dict__: 600 tracked objects a chunk, that no reference frees
+            made.append(weakref.ref(_Cyclic()))
+        return [sum(ref() is not None for ref in made)]
+
+    alive = list(run_local(cyclic, [Document(f"d{index}", "text", b"") for index in range(10)], jobs=1))
+    assert alive[:2] == [300, 600]  # uncollected while paused, until the check
+    assert max(alive) < 1_800 and alive[-1] < 10 * 300
 
 
 def test_chunks_hold_at_most_so_many_documents_or_about_so_many_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
