@@ -381,8 +381,8 @@ def add_extract(commands: Subcommands) -> None:
     )
     parser.add_argument(
         "--refang", action="store_true",
-        help="also find the defanged references of threat reports in texts and in messages' text parts "
-        "(hxxps://evil[.]example/): the URI refanged, raw and span as written",
+        help="also find the defanged references of threat reports in texts, in messages' text parts and in HTML "
+        "pages' text (hxxps://evil[.]example/): the URI refanged, raw and span as written",
     )
     parser.set_defaults(run=run_extract, check=_check_extract, parser=parser)
 

@@ -361,15 +361,28 @@ def _html_rows(document: Document, data: bytes, options: ExtractOptions, places:
     from .. import html  # each finder loaded on first use: a run loads only those its documents need
 
     encoding = options.encoding or _usable_charset(document.charset)
-    base = document.base or options.base
+    # --refang reads the visible text too, the text of links included, for the defanged references a threat
+    # report's page shows (issue 12)
+    reading = {"base_url": document.base or options.base, "text": options.refang, "anchors": options.refang,
+               "refang": options.refang, "abbreviated": options.abbreviated, "emails": options.emails}
     try:  # HTML carries its encoding (BOM, <meta charset>): --encoding, or the HTTP charset, overrides the <meta>
-        found = html.links(data, base_url=base, encoding=encoding)
+        found = html.links(data, encoding=encoding, **reading)
     except (LookupError, ValueError) as error:  # an unknown or unusable encoding
         if options.encoding is not None:
             raise InputError(document_label(document), str(error)) from None
-        found = html.links(data, base_url=base)  # a charset the Encoding Standard lacks: as if undeclared
+        found = html.links(data, **reading)  # a charset the Encoding Standard lacks: as if undeclared
+    if options.refang:
+        found = [link for link in found if link.tag != "#text" or _is_defanged(link.raw)]
     site = Site(document.name, "byte", document.position.fields(), HTML_ATTRIBUTES)
     return site, _placed(data, b"\n", found) if places else [(link, None, None) for link in found]
+
+
+def _is_defanged(written: str) -> bool:
+    """Whether a reference of a page's text is *written* defanged: those are what ``--refang`` adds, not the
+    text's other references, which a page's policy leaves out (its links are its markup's, issue 4)."""
+    from ..security import refang
+
+    return refang(written) != written
 
 
 def _mail_rows(document: Document, data: bytes, options: ExtractOptions, messages: list[str]) -> Group:

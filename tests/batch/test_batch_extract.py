@@ -4,6 +4,7 @@ reference of the text read before the failure, then the error."""
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import linkkit
+from linkkit import cli
 from linkkit.batch import extract as extract_module
 from linkkit.batch.extract import ExtractOptions, RefangedStream, extract
 from linkkit.sources import Document
@@ -99,3 +101,30 @@ def test_extract_refang_of_a_long_stream_gives_the_lines_and_columns_of_the_whol
     assert [(line, column) for _, line, column in rows] == [
         (text.count("\n", 0, ref.start()) + 1, ref.start() - text.rfind("\n", 0, ref.start())) for ref in whole]
     assert rows[-1][1:] == (3000, 6)
+
+
+WRITE_UP = (b'<p>Stage one beacons to <code>hxxps://login-portal[.]example/signin</code>, then fetches\n'
+            b'http://plain.example/x, not linked. <a href="https://vendor.example/report">Report</a>\n'
+            b'<a href="hxxp://linked[.]example/">hxxp://shown[.]example/</a></p>')
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_extract_refang_adds_an_html_pages_defanged_references_not_its_texts_others(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], jobs: str
+) -> None:
+    # issue 12: "With the option, the scanner finds them" -- a threat report is often a web page, whose defanged
+    # references are in its text; its other references in text stay out, as without the option (issue 4)
+    page = tmp_path / "write-up.html"
+    page.write_bytes(WRITE_UP)
+    assert cli.main(["extract", "-j", jobs, "--refang", "--format", "jsonl", str(page)]) == 0
+    found = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
+    assert [(link["where"], link["raw"], link["uri"]) for link in found] == [
+        ("#text bare", "hxxps://login-portal[.]example/signin", "https://login-portal.example/signin"),
+        ("a href", "https://vendor.example/report", "https://vendor.example/report"),
+        ("a href", "hxxp://linked[.]example/", "hxxp://linked[.]example/"),  # an attribute's value is as it is
+        ("#text bare", "hxxp://shown[.]example/", "http://shown.example/"),  # a link's text is text
+    ]
+    assert WRITE_UP[found[0]["span"][0]:found[0]["span"][1]] == b"hxxps://login-portal[.]example/signin"
+    assert (found[0]["line"], found[0]["column"]) == (1, 31)
+    assert cli.main(["extract", "-j", jobs, str(page)]) == 0
+    assert capsysbinary.readouterr().out == b"https://vendor.example/report\nhxxp://linked[.]example/\n"
