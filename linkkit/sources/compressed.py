@@ -10,7 +10,6 @@ import io
 import lzma
 import re
 import zlib
-from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from ..io import read_some
@@ -27,6 +26,9 @@ MAGIC = (
     (b"\x28\xb5\x2f\xfd", "zstd"),
 )
 
+# RFC 8878 3.1.2: a Zstandard file may open with a skippable frame (magic 0x184D2A50 to 0x184D2A5F, little-endian),
+# as pzstd writes one before each frame: its first byte is 0x50-0x5F (one of "P" to "_"), then these three.
+_ZSTD_SKIPPABLE = b"\x2a\x4d\x18"
 _MAGIC_STARTS = frozenset(magic[:1] for magic, name in MAGIC)
 # "BZh" alone is three letters a text may start with: a bzip2 stream goes on with its block size ("1"-"9") and the
 # 48-bit magic of its first block (0x314159265359, the digits of pi) or, empty, of its end (0x177245385090), as
@@ -42,41 +44,29 @@ CORRUPT = (OSError, EOFError, zlib.error, lzma.LZMAError)
 _PEEK_STEP = 16  # compressed bytes given at a time to a damaged stream: what they decompress to is kept
 
 
-def peek_decompressed(head: bytes, name: str) -> bytes:
-    """The first bytes *head* (the start of a compressed file) decompress to, as far as they go (at most 64 KiB);
-    never raises. A stream damaged further on gives what its start decompresses to: a ``.warc.gz`` whose first
-    member is damaged still opens with its version line (it was read as no archive, and every record lost)."""
-    if name == "zstd":
-        return _ZstdFrames.peek(head)
-    maker = _PEEKERS.get(name)
-    if maker is None:
-        return b""
+def peek_gunzipped(head: bytes) -> bytes:
+    """The first bytes the first gzip member of *head* (the start of a gzip file) decompresses to, as far as they go
+    (at most 64 KiB); never raises. A member damaged further on gives what its start decompresses to: a
+    ``.warc.gz`` whose first member is damaged still opens with its version line (it was read as no archive, and
+    every record lost)."""
     try:
-        return bytes(maker().decompress(head, 1 << 16))
-    except CORRUPT:  # again a few bytes at a time, keeping what comes before the damage
-        decompressor, out = maker(), bytearray()
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 1 << 16)
+    except zlib.error:  # again a few bytes at a time, keeping what comes before the damage
+        member, out = zlib.decompressobj(16 + zlib.MAX_WBITS), bytearray()
         for start in range(0, len(head), _PEEK_STEP):
             try:
-                out += decompressor.decompress(head[start : start + _PEEK_STEP], (1 << 16) - len(out))
-            except CORRUPT:
+                out += member.decompress(head[start : start + _PEEK_STEP], (1 << 16) - len(out))
+            except zlib.error:
                 break
             if len(out) >= 1 << 16:
                 break
         return bytes(out)
 
 
-# The standard library's decompressors, each for one stream (gzip: its first member).
-_PEEKERS: dict[str, Callable[[], Any]] = {
-    "gzip": lambda: zlib.decompressobj(16 + zlib.MAX_WBITS),
-    "bzip2": bz2.BZ2Decompressor,
-    "xz": lzma.LZMADecompressor,
-}
-
-
 def compression(head: bytes) -> str | None:
     """The compression an input starting with *head* (its first MAGIC_SIZE bytes or more) uses, or None."""
-    if head[:1] not in _MAGIC_STARTS:  # most inputs: one test, not one per format
-        return None
+    if head[:1] not in _MAGIC_STARTS:  # most inputs: two tests, not one per format
+        return "zstd" if head.startswith(_ZSTD_SKIPPABLE, 1) and 0x50 <= head[0] <= 0x5F else None
     for magic, name in MAGIC:
         if head.startswith(magic):
             return name if name != "bzip2" or _BZIP2_STREAM.match(head) else None
@@ -110,17 +100,6 @@ class _ZstdFrames(io.RawIOBase):
         self.inside = False  # bytes of the current frame were fed and its end not met
         self.pending = b""
         self.at = 0
-
-    @staticmethod
-    def peek(head: bytes) -> bytes:
-        """The first bytes *head* decompresses to, as far as it goes (at most 64 KiB); empty when damaged."""
-        import zstandard
-
-        try:
-            peeked: bytes = _decompressor().decompress(head)
-        except zstandard.ZstdError:
-            return b""
-        return peeked[: 1 << 16]
 
     def readable(self) -> bool:
         return True

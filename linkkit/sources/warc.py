@@ -34,7 +34,7 @@ from typing import IO, TYPE_CHECKING, NamedTuple, cast
 from .. import io as linkkit_io
 from ..io import read_some
 from ..uri.charset import SCHEME
-from .compressed import CORRUPT, decompressed, peek_decompressed
+from .compressed import CORRUPT, decompressed, peek_gunzipped
 from .document import ERROR, HTML, TEXT, Document, Position, failure
 from .http import DecodingError, dechunked, decoded, header_links, media_type, parse
 
@@ -69,7 +69,7 @@ def is_gzip_warc(head: bytes) -> bool:
     goes on at the next member that opens a record (it was read as no archive, and every record lost)."""
     position = 0
     while position >= 0:
-        if is_warc(peek_decompressed(head[position:], "gzip")):
+        if is_warc(peek_gunzipped(head[position:])):
             return True
         position = head.find(_GZIP_MEMBER, position + 1)
     return False

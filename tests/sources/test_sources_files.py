@@ -85,7 +85,12 @@ def test_compression_is_told_by_magic_number_not_by_name(tmp_path: Path) -> None
     (b"BZh91AY&SX and more", None),
     (b"BZh0" + bz2.compress(b"x")[4:], None),  # a block size of 0
     (b"BZh9", None),
-], ids=["gzip", "bzip2", "bzip2-empty", "xz", "zstd", "text-BZh", "bzip2-bad-magic", "bzip2-size-0", "short"])
+    (b"\x50\x2a\x4d\x18\x04\x00\x00\x00" + zstandard.ZstdCompressor().compress(b"x"), "zstd"),
+    (b"\x5f\x2a\x4d\x18\x00\x00\x00\x00", "zstd"),
+    (b"P*M is how these notes start", None),
+    (b"Q*M\x19 and more", None),
+], ids=["gzip", "bzip2", "bzip2-empty", "xz", "zstd", "text-BZh", "bzip2-bad-magic", "bzip2-size-0", "short",
+        "zstd-skippable-first", "zstd-skippable-last-magic", "text-P*M", "no-skippable-magic"])
 def test_compression_is_told_by_each_formats_whole_magic(head: bytes, expected: str | None) -> None:
     assert compression(head) == expected
 
@@ -403,6 +408,26 @@ def test_zstandard_reads_every_frame_and_a_truncated_frame_is_an_error_after_the
     out, err = capsys.readouterr()
     assert 0 < len(out.splitlines()) < 20000  # the links before the cut are kept
     assert "cut.zst" in err and "ended inside a frame" in err
+
+
+def _pzstd(data: bytes) -> bytes:
+    """*data* as pzstd writes it: each frame after a skippable frame (RFC 8878 3.1.2) that holds its size."""
+    frame = zstandard.ZstdCompressor().compress(data)
+    return b"\x50\x2a\x4d\x18\x04\x00\x00\x00" + len(frame).to_bytes(4, "little") + frame
+
+
+def test_a_zstandard_file_that_opens_with_a_skippable_frame_is_decompressed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # RFC 8878 3.1.2: a skippable frame may come anywhere, first too (pzstd, shipped with zstd, writes one before
+    # each frame); such a file was skipped as binary, its links lost without a word
+    text = b"see http://example.org/1 now\n"
+    (tmp_path / "p.txt.zst").write_bytes(_pzstd(text[:12]) + _pzstd(text[12:]))
+    mbox = b"From a@x Mon Nov 16 09:00:00 2026\nSubject: 1\n\nsee http://m.example/1\n"
+    (tmp_path / "m.mbox.zst").write_bytes(_pzstd(mbox))
+    out, _ = run(capsys, "--format", "jsonl", str(tmp_path / "p.txt.zst"), str(tmp_path / "m.mbox.zst"))
+    assert [(r["uri"], r.get("message")) for r in map(json.loads, out)] == [
+        ("http://example.org/1", None), ("http://m.example/1", 0)]
 
 
 def test_a_document_and_its_position_travel_to_a_worker_whole() -> None:
