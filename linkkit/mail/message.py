@@ -244,6 +244,9 @@ def _entity(
             return entity
         if not delimiters[-1][2]:
             problems.append(Problem(part, "structure", f"no close delimiter --{boundary}-- (RFC 2046 5.1.1)"))
+        elif len(delimiters) == 1:  # RFC 2046 5.1.1: dash-boundary, then at least one body-part, then the close
+            problems.append(Problem(part, "structure", f"no body part before the close delimiter --{boundary}-- "
+                                    "(RFC 2046 5.1.1)"))
         # RFC 2046 5.1.5: in a multipart/digest, a part without Content-Type is message/rfc822.
         child_default = "message/rfc822" if ctype == "multipart/digest" else "text/plain"
         prefix = number
