@@ -187,32 +187,32 @@ def part_links(
             start, end = ref.span() if unflowed is None else unflowed.span(*ref.span())
             found.append(
                 MailLink(ref.uri, text[start:end], (start, end), ref.delimiter, number, ctype, "text", ref.kind, None,
-                         fallback, _target(ref.uri, ids), ref)
+                         fallback, _target(ref.uri, ids, entity.message), ref)
             )
         return found
     for link in linkkit.html.links(text, base_url=part.base, text=True, abbreviated=abbreviated, emails=emails,
                                    anchors=anchors, refang=refang, hidden=hidden):
         if link.tag == "#text":  # a reference in the visible text: where is the scanner's delimiter
             found.append(MailLink(link.uri, link.raw, link.span(), link.attr or "bare", number, ctype, "html-text",
-                                  link.kind, None, fallback, _target(link.uri, ids), link))
+                                  link.kind, None, fallback, _target(link.uri, ids, entity.message), link))
         else:
             found.append(MailLink(link.uri, link.raw, link.span(), link.where, number, ctype, "html-attr", link.kind,
-                                  link.base, fallback, _target(link.uri, ids), link))
+                                  link.base, fallback, _target(link.uri, ids, entity.message), link))
     return found
 
 
-def _target(uri: str, ids: ContentIds) -> str | None:
-    """The part a ``cid:`` URL names (RFC 2392 2: the Content-ID, percent-decoded, without its brackets): the one
-    written alike, else the first one equal but for case, as mail readers match them (a msg-id's right side is a
-    domain, RFC 5322 3.6.4; HTML editors change the case of what they copy).  Angle brackets a writer left around
-    the id (``cid:<logo@a.example>``, ``cid:%3Clogo@a.example%3E``) are taken off, as for the Content-ID."""
+def _target(uri: str, ids: ContentIds, message: str) -> str | None:
+    """The part a ``cid:`` URL of a part of *message* names (RFC 2392 2: the Content-ID, percent-decoded, without
+    its brackets), as :meth:`ContentIds.find` looks it up: a part of the same message first, and one written alike
+    before one equal but for case, as mail readers match them (HTML editors change the case of what they copy).
+    Angle brackets a writer left around the id (``cid:<logo@a.example>``, ``cid:%3Clogo@a.example%3E``) are taken
+    off, as for the Content-ID."""
     if not ids or uri[:4].lower() != "cid:":
         return None
     key = urllib.parse.unquote(uri[4:])
     if key[:1] == "<" and key[-1:] == ">":
         key = key[1:-1]
-    found = ids.get(key)
-    return found if found is not None else ids.folded().get(key.casefold())
+    return ids.find(key, message)
 
 
 def header_section(entity: Entity) -> str:
@@ -248,7 +248,7 @@ def header_links(entity: Entity, ids: ContentIds) -> list[MailLink]:
             uri = _WHITESPACE.sub("", raw)  # RFC 2369 2: whitespace inside the brackets is ignored
             if uri:
                 found.append(MailLink(uri, raw, (start, end), name, section, "", "header", "uri", None, False,
-                                      _target(uri, ids)))
+                                      _target(uri, ids, entity.message)))
     return found
 
 

@@ -61,6 +61,7 @@ class Entity:
     body_end: int
     content_type: str
     is_message: bool  # the entity is a whole message (the top one or an encapsulated one)
+    message: str  # the number of the innermost message it belongs to: its own for a message, "" for the top one
     type_field: Message | None  # what reads its Content-Type's parameters (content_type_field), None without one
     children: list[Entity] = field(default_factory=list)
 
@@ -195,7 +196,7 @@ def _delimiters(buffer: bytes, start: int, end: int, boundary: bytes) -> list[tu
 
 def parse(buffer: bytes, problems: list[Problem]) -> Entity:
     """The entity tree of the message *buffer*; defects go to *problems* (nothing raises)."""
-    return _entity(buffer, 0, len(buffer), "", True, "text/plain", problems, 0)
+    return _entity(buffer, 0, len(buffer), "", True, "", "text/plain", problems, 0)
 
 
 def _child_number(prefix: str, index: int) -> str:
@@ -208,6 +209,7 @@ def _entity(
     end: int,
     number: str,
     is_message: bool,
+    message: str,
     default_type: str,
     problems: list[Problem],
     depth: int,
@@ -221,7 +223,8 @@ def _entity(
     multipart = ctype.startswith("multipart/")
     # A single-part message's body is its part 1 (RFC 3501 6.4.5); a multipart message has no number of its own.
     part = number if not is_message or multipart else _child_number(number, 1)
-    entity = Entity(part, number, headers, buffer, start, body_start, end, ctype, is_message, type_field)
+    message = number if is_message else message
+    entity = Entity(part, number, headers, buffer, start, body_start, end, ctype, is_message, message, type_field)
     if body_start == header_end < end:
         problems.append(Problem(part, "structure", "no empty line after the header fields (RFC 5322 2.1): the body "
                                 "starts at the first line that is no header field"))
@@ -257,8 +260,8 @@ def _entity(
                 break
             part_end = following[0] if following is not None else end
             entity.children.append(
-                _entity(buffer, part_start, part_end, _child_number(prefix, index), False, child_default, problems,
-                        depth + 1)
+                _entity(buffer, part_start, part_end, _child_number(prefix, index), False, message, child_default,
+                        problems, depth + 1)
             )
         return entity
     if ctype in _MESSAGE_TYPES:
@@ -270,7 +273,7 @@ def _entity(
             inner_buffer, _ = decode_transfer(buffer[body_start:end], encoding)
             inner_start, inner_end = 0, len(inner_buffer)
         entity.children.append(
-            _entity(inner_buffer, inner_start, inner_end, part, True, "text/plain", problems, depth + 1)
+            _entity(inner_buffer, inner_start, inner_end, part, True, part, "text/plain", problems, depth + 1)
         )
     return entity
 
@@ -291,31 +294,57 @@ def _msg_id(value: str) -> str:
 
 
 class ContentIds(dict[str, str]):
-    """Content-ID (without its angle brackets, RFC 2392 2) -> part number, first one wins; :meth:`folded` the same
-    keyed without case, made on first use (a cid: link that matches no id as written)."""
+    """Content-ID (without its angle brackets, RFC 2392 2) -> part number, first one wins; :meth:`find` looks an id
+    up from a part of a given message, which names a part of its own message first.  Content-IDs are to be
+    world-unique (RFC 2045 7), but a digest of two newsletters or a forward holding its original can carry two
+    alike (``<logo@sender.example>``, Outlook's ``image001.png@...`` copied into the forward)."""
 
-    __slots__ = ("_folded",)
+    __slots__ = ("_folded", "in_message")
 
-    def folded(self) -> dict[str, str]:
-        """The ids case-folded -> the part of the first one that folds so."""
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_message: dict[tuple[str, str], str] = {}  # (message, id) -> the first part of that message
+
+    def add(self, message: str, key: str, part: str) -> None:
+        """Record that *part* of *message* has the Content-ID *key* (the first of each is kept)."""
+        self.setdefault(key, part)
+        self.in_message.setdefault((message, key), part)
+
+    def find(self, key: str, message: str) -> str | None:
+        """The part named by the Content-ID *key* from a part of *message*: one written alike in that message, else
+        in any, else one equal but for case (a msg-id's right side is a domain, RFC 5322 3.6.4), in the same
+        order."""
+        for ids, folded_key in ((self, key), (self.folded(), key.casefold())):
+            found = ids.in_message.get((message, folded_key))
+            if found is None:
+                found = ids.get(folded_key)
+            if found is not None:
+                return found
+        return None
+
+    def folded(self) -> ContentIds:
+        """The same ids case-folded, each to the part of the first one that folds so; made on first use (a cid:
+        link that matches no id as written)."""
         try:
             return self._folded
         except AttributeError:
-            self._folded: dict[str, str] = {}
+            self._folded: ContentIds = ContentIds()
+            for (message, key), part in self.in_message.items():
+                self._folded.in_message.setdefault((message, key.casefold()), part)
             for key, part in self.items():
                 self._folded.setdefault(key.casefold(), part)
             return self._folded
 
 
 def content_ids(root: Entity) -> ContentIds:
-    """Content-ID (without its angle brackets, RFC 2392 2) -> part number, first one wins."""
+    """The Content-IDs of the parts of the message *root* (:class:`ContentIds`)."""
     ids = ContentIds()
     for entity in root.walk():
         value = header(entity.headers, "content-id")
         if value:
             key = _msg_id(value).strip("<>")  # RFC 2392 2: a Content-ID is a msg-id; cid: names it unbracketed
             if key:
-                ids.setdefault(key, entity.part)
+                ids.add(entity.message, key, entity.part)
     return ids
 
 

@@ -159,3 +159,9 @@ def test_cid_link_names_the_part_of_its_content_id(html: str, content_ids: str, 
     message = ("Content-Type: multipart/related; boundary=r\n\n" + "".join(parts) + "--r--\n").encode("utf-8")
     found = [f"{link.uri}={link.target_part or '-'}" for link in mail.links(message)]
     assert " ".join(found) == expected
+
+
+@pytest.mark.parametrize(("message", "expected"), load_table("mail/cid_messages.txt"))
+def test_cid_link_names_a_part_of_its_own_message_first(message: str, expected: str) -> None:
+    found = [f"{link.part}:{link.uri}={link.target_part or '-'}" for link in mail.links(unescape_bytes(message))]
+    assert " ".join(found) == expected
