@@ -363,14 +363,15 @@ def _html_rows(document: Document, data: bytes, options: ExtractOptions, places:
     encoding = options.encoding or _usable_charset(document.charset)
     # --refang reads the visible text too, the text of links included, for the defanged references a threat
     # report's page shows (issue 12)
-    reading = {"base_url": document.base or options.base, "text": options.refang, "anchors": options.refang,
-               "refang": options.refang, "abbreviated": options.abbreviated, "emails": options.emails}
+    read = functools.partial(html.links, base_url=document.base or options.base, text=options.refang,
+                             anchors=options.refang, refang=options.refang, abbreviated=options.abbreviated,
+                             emails=options.emails)
     try:  # HTML carries its encoding (BOM, <meta charset>): --encoding, or the HTTP charset, overrides the <meta>
-        found = html.links(data, encoding=encoding, **reading)
+        found = read(data, encoding=encoding)
     except (LookupError, ValueError) as error:  # an unknown or unusable encoding
         if options.encoding is not None:
             raise InputError(document_label(document), str(error)) from None
-        found = html.links(data, **reading)  # a charset the Encoding Standard lacks: as if undeclared
+        found = read(data)  # a charset the Encoding Standard lacks: as if undeclared
     if options.refang:
         found = [link for link in found if link.tag != "#text" or _is_defanged(link.raw)]
     site = Site(document.name, "byte", document.position.fields(), HTML_ATTRIBUTES)
