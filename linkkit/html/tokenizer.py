@@ -106,6 +106,15 @@ _INTEGRATION_POINTS = {
     "svg": frozenset({"foreignobject", "desc", "title"}),
     "math": frozenset({"mi", "mo", "mn", "ms", "mtext"}),
 }
+# 13.2.6.5 "in foreign content", any other start tag: an SVG element's name is given the case of this table (the
+# tokenizer lowered it), so a Link's tag is the element's name in the DOM: <linearGradient xlink:href="#g">.
+_SVG_TAG_NAMES = {name.lower(): name for name in (
+    "altGlyph altGlyphDef altGlyphItem animateColor animateMotion animateTransform clipPath feBlend feColorMatrix "
+    "feComponentTransfer feComposite feConvolveMatrix feDiffuseLighting feDisplacementMap feDistantLight "
+    "feDropShadow feFlood feFuncA feFuncB feFuncG feFuncR feGaussianBlur feImage feMerge feMergeNode feMorphology "
+    "feOffset fePointLight feSpecularLighting feSpotLight feTile feTurbulence foreignObject glyphRef linearGradient "
+    "radialGradient textPath"
+).split()}
 # 13.2.6 "tree construction dispatcher": right inside a MathML text integration point, these start tags are still
 # MathML elements (so their href is a link).
 _MATHML_GLYPHS = frozenset({"mglyph", "malignmark"})
@@ -523,9 +532,10 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
                 if _FOREIGN_HINT.search(view, attributes_start, attributes_end):
                     count = len(found)
                     attributes = _attributes(view, attributes_start, position)
+                    element = _SVG_TAG_NAMES.get(tag, tag) if namespace == "svg" else tag
                     for name, place in FOREIGN_PLACES.items():
                         if name in attributes:
-                            collect(tag, name, place, *attributes[name])
+                            collect(element, name, place, *attributes[name])
                     if len(found) - count > 1:
                         found[count:] = sorted(found[count:], key=lambda f: f.span)
                 if not self_closing:
