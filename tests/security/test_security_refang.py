@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import pytest
 from fixtures_loader import load_table
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 import linkkit
+from linkkit.batch.extract import RefangedStream
 from linkkit.security import defang, defang_written, refang, refanged
+from linkkit.text.stream import finditer_stream, stream_reach
 from linkkit.uri.charset import PCHAR, SUB_DELIMS, UNRESERVED
 
 
@@ -263,3 +265,23 @@ def test_refang_never_raises_and_maps_every_span_inside_the_text(text: str) -> N
     assert (start, end) == (0, len(text))
     for edit in reading.edits:
         assert text[edit.start : edit.end] != edit.text
+
+
+# Pieces of reports that hold the spellings judged furthest from where they stand: a JSON string's "\/" is read
+# after a "scheme:\/\/" up to 400 characters back, "fxp" by the character before it; the runs of "a" put a "\/"
+# far from its "scheme:\/\/", and the example one 5,000 characters after it, past a streamed reading's windows.
+JSON_PIECES = st.sampled_from([
+    '"https:\\/\\/', "\\/", "fxp://", "FXPS[:]//", "evil[.]example", "a" * 150, " ", '"', "\n", "x:\\/\\/", "?:\\/\\/",
+])
+
+
+@given(st.lists(JSON_PIECES, max_size=60).map("".join), st.integers(1, 300))
+@example(text='"https:\\/\\/' + "a" * 5000 + '\\/b" and "https:\\/\\/' + "a" * 390 + '\\/c"', piece=97)
+def test_a_streamed_reading_reads_json_slashes_and_fxp_as_the_whole_text_does(text: str, piece: int) -> None:
+    # RefangedStream judges each spelling with REFANG_CONTEXT characters on either side: the look-back of a "\/" must
+    # stay inside it (extract --refang and rewrite --redact read a large log that way)
+    refanging = RefangedStream(stream_reach(64, 2000))
+    pieces = iter([text[at : at + piece] for at in range(0, len(text), piece)])
+    found = [refanging.as_written(ref) for ref in finditer_stream(refanging.reading(pieces), chunk_size=64)]
+    whole = linkkit.finditer(text, refang=True)
+    assert [(ref.span(), ref.uri) for ref in found] == [(ref.span(), ref.uri) for ref in whole]
