@@ -222,9 +222,21 @@ _ABBREVIATED_FIRST = _Pattern(rf"(?i)(?:www|ftp)\.{_LABEL}")
 _FIRST_LABEL = _Pattern(_LABEL)
 _MORE_LABELS = _Pattern(rf"(?:\.{_LABEL}){{1,{_RUN_ITEMS}}}+")
 _HOST_END = _Pattern(_HOST_END_SOURCE)
-# Prose punctuation that may stand right after an abbreviated reference's host and go on into a word or another
-# reference ("www.example.com's", "www.a.example,www.b.example"): it ends the reference at its host.
-_PROSE_AFTER_HOST = frozenset(PROSE_PUNCTUATION).difference(".:?")
+# What may stand right after a host and go on into a word or another reference, though no host holds it: prose
+# punctuation (RFC 1034 3.5: a host name is letters, digits, hyphens and dots; ".", ":" and "?" may go on into a port,
+# a path or a query) and "[", which only opens an IP-literal, a whole host (RFC 3986 3.2.2).  It ends the reference at
+# its host: "www.example.com's", "https://github.com's", "www.a.example,www.b.example", AsciiDoc's
+# "https://example.org[label]", a footnote's "www.example.org[1]".
+_AFTER_HOST = frozenset(PROSE_PUNCTUATION).difference(".:?") | {"["}
+# After a "[...]" glued to a host: what goes on with a host, a port or a path (letters and digits aside), so that the
+# bracket is inside the reference (_inside_host).
+_HOST_GOES_ON = frozenset("-_~%/")
+# An authority whose host is a host name (RFC 3986 3.2: "//", a user and "@", the host, a port), bounded: a userinfo
+# of at most MAX_LOCAL_PART characters (RFC 3986 3.2.1), a host of at most 127 labels (RFC 1034 3.1: 255 octets).
+_HOST_AUTHORITY = _Pattern(
+    rf"//(?:{_class(URI_CHARS, minus='/?#[]@')}{{0,{MAX_LOCAL_PART}}}+@)?{_LABEL}(?:\.{_LABEL}){{0,126}}+"
+    r"(?::[0-9]{1,5}+)?"
+)
 _LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
 # A domain's characters, labels and dots (RFC 1034 3.5), read up to a hyphen that may break its line.
 _DOMAIN_RUN = _Pattern(rf"[\p{{L}}\p{{N}}.\-]{{0,{_RUN_ITEMS}}}+")
@@ -532,9 +544,10 @@ _ASCII_SCHEME = _class(SCHEME_CHARS)
 # characters before it by a greedy ".*" that gives back one character at a time.
 _PLAIN_SCHEME = _compile_plain(rf"(?s:.*)(?<!{_ASCII_SCHEME})({_ASCII_SCHEME}*)")
 _PLAIN_PUNCTUATION = "".join(PROSE_PUNCTUATION)
-# Inside the run: no bracket, list separator or "'", which may close a quotation (QUOTE_MARK, _run_of) -- only as the
-# prose punctuation that ends the run.
-_PLAIN_CHAR = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values()) + LIST_SEPARATORS + QUOTE_MARK)
+# Inside the run: no bracket, list separator, "'", which may close a quotation (QUOTE_MARK, _run_of), nor other
+# punctuation that may end a host (_AFTER_HOST) -- only as the prose punctuation that ends the run.
+_PLAIN_CHAR = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values()) + LIST_SEPARATORS + QUOTE_MARK
+                     + "".join(_AFTER_HOST))
 _PLAIN_LAST = _class(URI_CHARS, minus="".join(CLOSING) + "".join(CLOSING.values()) + LIST_SEPARATORS
                      + _PLAIN_PUNCTUATION + "-")
 # What ends a run, whatever follows (no URI character, RFC 3986 2; no IRI character, RFC 3987 2.2; ASCII), and the
@@ -560,6 +573,12 @@ _PLAIN_ALNUM = _class(ALPHA + DIGIT)
 _PLAIN_LABEL = rf"{_PLAIN_ALNUM}(?:{_class(ALPHA + DIGIT + '-')}{{0,{_MAX_LABEL - 2}}}{_PLAIN_ALNUM})?"
 _PLAIN_HOST = _compile_plain(rf"(?i:www|ftp)\.(?>{_PLAIN_LABEL})(?:\.{_PLAIN_LABEL})++{_HOST_END_SOURCE}")
 _EMPTY_AUTHORITY = frozenset("/?#")
+# The "//" and what follows it up to a character that ends an authority (RFC 3986 3.2: "/", "?", "#"), whitespace or
+# a character of _AFTER_HOST, as far as a host name with a user and a port may go: a test in the standard library's
+# engine, at a third of the cost of _HOST_AUTHORITY's, that spares most "//" candidates that match.
+_AUTHORITY_RUN = _compile_plain(
+    rf"//[^/?#{WHITE_SPACE_ITEMS}{_escape(''.join(sorted(_AFTER_HOST)))}]{{0,{MAX_LOCAL_PART + 1 + 255 + 6}}}+"
+)
 
 
 def _plain_uri(
@@ -664,9 +683,7 @@ def _plain_abbreviated(text: str, at: int, floor: int, max_length: int, base: in
     end = run.end(1)
     extent = _enclosed(text, at, end, run.end() + _BARE_REACH)
     if _PLAIN_HOST.match(text, at, end) is None:
-        if _PROSE_AFTER_HOST.isdisjoint(text[at:end]):
-            return None, extent.horizon  # not a host
-        return None  # perhaps a host that prose punctuation follows (_host_before_prose)
+        return None, extent.horizon  # not a host (a plain run holds nothing that _host_before_prose weighs)
     written = text[at:end]
     return _reference(text, extent, _abbreviated_prefix(written) + written, "abbreviated", (), base), extent.horizon
 
@@ -826,16 +843,18 @@ def _scheme_candidate(text: str, colon: int, floor: int, options: ScanOptions, s
     if found is None or _is_urn_namespace(text, found[0], colon):
         return None, colon + _SLASHES_REACH  # it looked at most for the "//" after the ":"
     start, name = found
-    beginning = _beginning(text, start, floor, options.max_length)
-    if beginning is not None and _scheme_rejected_early(name, beginning[0], text[start - 1 : start]):
-        return None, beginning[1]
-    long_urn = name == "urn" and beginning is not None
-    if long_urn and scan.last is not None and scan.last.holds(start):
-        return scan.last.judge(text, start, floor, scan.base)
-    extent = _extent(text, start, floor, options.max_length)
-    if long_urn and _URNRun.fits(text, extent):
-        scan.last = _URNRun(text, extent)
-        return scan.last.judge(text, start, floor, scan.base)
+    extent = _authority_before_prose(text, start, colon, floor, options.max_length) if name != "urn" else None
+    if extent is None:
+        beginning = _beginning(text, start, floor, options.max_length)
+        if beginning is not None and _scheme_rejected_early(name, beginning[0], text[start - 1 : start]):
+            return None, beginning[1]
+        long_urn = name == "urn" and beginning is not None
+        if long_urn and scan.last is not None and scan.last.holds(start):
+            return scan.last.judge(text, start, floor, scan.base)
+        extent = _extent(text, start, floor, options.max_length)
+        if long_urn and _URNRun.fits(text, extent):
+            scan.last = _URNRun(text, extent)
+            return scan.last.judge(text, start, floor, scan.base)
     raw = text[extent.start : extent.end]
     uri = _cleaned(raw)
     if not _usable(name, uri[len(name) + 1 :], text[start - 1 : start]):
@@ -996,17 +1015,47 @@ def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions,
 
 
 def _host_before_prose(text: str, at: int, floor: int, max_length: int) -> _Extent | None:
-    """The extent of the "www." or "ftp." host at *at* when prose punctuation follows it right away
-    ("www.example.com's", "www.a.example,www.b.example"), which no host holds (RFC 1034 3.5) and which does not start
-    a port, path, query or fragment (RFC 3986 3.2): the reference ends with its host.  None elsewhere, and inside
-    <...>, where all up to the ">" is the reference (RFC 2396 appendix E)."""
+    """The extent of the "www." or "ftp." host at *at* when a character of :data:`_AFTER_HOST` follows it right away
+    ("www.example.com's", "www.a.example,www.b.example"); None elsewhere."""
     limit = min(len(text), at + max_length)
-    host = _labels_after(text, _ABBREVIATED_FIRST.match(text, at, limit), limit)
-    if host is None or host == limit or text[host] not in _PROSE_AFTER_HOST:
+    return _ended_at_host(text, at, _labels_after(text, _ABBREVIATED_FIRST.match(text, at, limit), limit), limit, floor)
+
+
+def _authority_before_prose(text: str, start: int, colon: int, floor: int, max_length: int) -> _Extent | None:
+    """The extent of the reference from *start* whose "scheme:" ends at *colon* when its authority (RFC 3986 3.2) is
+    a host name, perhaps with a user and a port, that a character of :data:`_AFTER_HOST` follows right away
+    ("https://github.com's", "1,https://example.com,Example"); None elsewhere.  Read before the walk, in a bounded
+    match: the triggers inside a long run after such a host cost that match each, not the run each."""
+    limit = min(len(text), start + max_length)
+    run = _AUTHORITY_RUN.match(text, colon + 1, limit)
+    if run is None or run.end() == limit or text[run.end()] not in _AFTER_HOST:
+        return None  # most: no "//", or an authority that "/", "?", "#", whitespace or the end ends
+    authority = _HOST_AUTHORITY.match(text, colon + 1, limit)
+    return _ended_at_host(text, start, None if authority is None else int(authority.end()), limit, floor)
+
+
+def _ended_at_host(text: str, start: int, host: int | None, limit: int, floor: int) -> _Extent | None:
+    """The extent of the reference from *start* that ends with its host, which ends at *host*, when a character of
+    :data:`_AFTER_HOST` follows it (RFC 1034 3.5: no host holds it; RFC 3986 3.2: it starts no port, path, query or
+    fragment).  None when none does, and inside <...>, where all up to the ">" is the reference (RFC 2396
+    appendix E)."""
+    if host is None or host == limit or text[host] not in _AFTER_HOST or _inside_host(text, host, limit):
         return None
-    if _ANGLE_OPEN_BACK.match(text, max(floor, at - 3 * MAX_WRAP), at) is not None:
+    if _ANGLE_OPEN_BACK.match(text, max(floor, start - 3 * MAX_WRAP), start) is not None:
         return None
-    return _delimited(text, at, host, host + _BARE_REACH, floor, truncated=False)  # as far as a bare walk's decision
+    return _delimited(text, start, host, host + _BARE_REACH, floor, truncated=False)  # as far as a bare walk's decision
+
+
+def _inside_host(text: str, at: int, limit: int) -> bool:
+    """Whether the "[" at *at* after a host's label goes on into the host or what follows it: its "]" is followed by
+    a letter, a digit or a character that goes on with a host, a port or a path, as in the defanged spellings of
+    threat reports (``hxxp://203.0.113[.]7/``, ``evil[dot]example``, ``host[:]8080``; linkkit.security.refang reads
+    them back), not by prose as a footnote's ``[1].`` or AsciiDoc's ``[label]`` are.  Other characters: False."""
+    if text[at] != "[":
+        return False
+    close = text.find("]", at, min(limit, at + _WINDOW))
+    after = close + 1
+    return 0 < after < limit and (text[after].isalnum() or text[after] in _HOST_GOES_ON)
 
 
 def _abbreviated_prefix(written: str) -> str:
