@@ -23,6 +23,7 @@ The policy:
 
 from __future__ import annotations
 
+import codecs
 import io
 import mmap
 import os
@@ -144,13 +145,19 @@ def _declared(*content_types: str | None) -> tuple[str | None, str | None]:
 
 
 def _encoding(label: str | None) -> str | None:
-    """The encoding a charset label names on the web, for a text page as for HTML: the Encoding Standard's (4.2:
-    ``iso-8859-1`` and ``us-ascii`` are windows-1252, ``x-sjis`` is Shift_JIS); None for a label it does not know."""
+    """The charset a record declares, as Python is to read it: the label as written where Python's codec of that
+    name is the encoding the Encoding Standard (4.2) gives it, as browsers read every page's charset, else that
+    encoding's codec (``iso-8859-1`` and ``us-ascii`` are windows-1252, ``x-sjis`` is Shift_JIS)."""
     if label is None:
         return None
     from ..html.encoding import label_codec  # loaded with the first charset declared
 
-    return label_codec(label)
+    codec = label_codec(label)
+    try:
+        python = codecs.lookup(label).name
+    except (LookupError, ValueError):  # ValueError: a label with a NUL
+        python = None
+    return label if codec is None or codec == python else codec
 
 
 def _holds_http(headers: dict[str, str], block: bytes) -> bool:

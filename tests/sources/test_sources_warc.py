@@ -15,6 +15,7 @@ import pytest
 from warc_builder import chunked, per_record_gzip, record, response, unfinished
 
 from linkkit import cli
+from linkkit.sources.warc import record_document
 
 PAGE = b'<!doctype html><p><a href="next.html">next</a> <img srcset="a.png 1x, /b.png 2x">'
 
@@ -280,6 +281,18 @@ def test_a_declared_charset_is_read_by_the_encoding_standards_labels_for_text_as
     else:
         one = record("resource", body, target="http://site.example/", content_type=content_type)
     assert [r["raw"] for r in extract(capsys, write(tmp_path, "l.warc", one))] == [raw]
+
+
+@pytest.mark.parametrize(("label", "charset"), [
+    ("windows-1252", "windows-1252"), ("UTF-8", "UTF-8"), ("bogus", "bogus"),
+    ("ISO-8859-1", "cp1252"), ("x-sjis", "shift_jis"), ("utf-16", "utf-16-le"),
+])
+def test_a_documents_charset_is_the_label_declared_unless_python_reads_it_otherwise(label: str, charset: str) -> None:
+    # the document's charset is what the record declares; where Python's codec of that label is not the Encoding
+    # Standard's encoding (or Python lacks the label), the codec that is
+    block = f"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset={label}\r\n\r\n<p>".encode()
+    document = record_document("a.warc", 0, "response", {"warc-target-uri": "http://site.example/"}, block)
+    assert document is not None and document.charset == charset
 
 
 def test_warc_field_names_are_read_in_any_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
