@@ -10,7 +10,7 @@ written                         read as    where
 ==============================  =========  =====================================================================
 ``hxxp``, ``hXXp``, ``h**p``     ``http``   a scheme: at a word's start, before ``:``, ``[:]`` or ``[://]``
 (and the same with ``s``)       ``https``  (``tt`` takes the case of the ``p``: ``HXXP`` is ``HTTP``)
-``fxp``, ``fxps``               ``ftp``    the same (``FXP`` is ``FTP``)
+``fxp``, ``fxps``               ``ftp``    the same, before an authority's ``//`` (``FXP`` is ``FTP``)
 ``[://]``                       ``://``    after a scheme character
 ``[:]``                         ``:``      after a scheme or host character, before "//", a port or a path
                                            (``http[:]//``, ``host[:]8080``; not ``${p[:]?w}``, ``"kern[:]"``)
@@ -123,6 +123,8 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
             return None
         written = text[start:end]
         stem = written.rstrip("sS")  # up to the "p"
+        if len(stem) == 3 and not text.startswith(_FTP_AUTHORITY, end):
+            return None  # "FXP: ..." of FTP servers' documentation (server-to-server transfer) is no URL
         return stem[0] + ("t" if stem[-1].islower() else "T") * (len(stem) - 2) + written[len(stem) - 1 :]
     mark = match.group().lower()
     if mark == "\\/":
@@ -149,6 +151,9 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     return "."
 
 
+# What follows "fxp" read as "ftp": the "//" of an authority, which every ftp URL has (RFC 1738 3.2), in any
+# spelling read here.
+_FTP_AUTHORITY = ("://", ":[/]", ":\\/", "[://]", "[:]//", "[:][/]")
 # A JSON string's escaped "/" (RFC 8259 7: "\/"), which PHP's json_encode writes for every "/" (MISP exports):
 # read in a URL whose "scheme:\/\/" starts at most _MAX_JSON_URL characters back, no space or quote between.
 _JSON_SLASHES = ":\\/\\/"

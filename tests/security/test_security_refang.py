@@ -101,6 +101,10 @@ def test_refang_is_off_by_default_and_sub_replaces_in_place() -> None:
         ("brackets from </> to [/]", "brackets from </> to [/]"),
         ("[][/]", "[][/]"),
         ("a[at]b[.]c a [at] b", "a@b.c a [at] b"),  # "[at]" glued, as "[@]"
+        # "fxp" is "ftp" only before the "//" of an authority: FTP servers' documentation writes "FXP:" for the
+        # server-to-server transfer
+        ("FXP: server-to-server transfer", "FXP: server-to-server transfer"),
+        ("fxp:x fXp[:][/][/]a fxps:\\/\\/b", "fxp:x ftp://a ftps://b"),
     ],
 )
 def test_refang_spellings(text: str, expected: str) -> None:
