@@ -35,6 +35,8 @@ _HEADER_LINES = re.compile(rb"(?:(?:[\x21-\x39\x3b-\x7e]++[ \t]*+:|[ \t]|From )[
 _EMPTY_LINE = re.compile(rb"\r?\n")
 _ANGLE_ID = re.compile(r"<[^<>]*>")
 _MESSAGE_TYPES = frozenset({"message/rfc822", "message/global"})  # RFC 2046 5.2.1, RFC 6532 3.7
+_FOLD = re.compile(r"\r?\n(?=[ \t])")  # RFC 5322 2.2.3: a CRLF before whitespace folds the field
+_FOLD_IN_QUOTES = re.compile(r'"[^"\n]*+\n')  # a line break after a '"': perhaps folding a quoted-string
 # RFC 2045 5.1: type "/" subtype, each a token (US-ASCII but space, controls and tspecials), then nothing or ";" and
 # the parameters; whitespace (folding too) is allowed around each token, as between any two of a field's tokens.
 _TOKEN = r"([!#$%&'*+\-.0-9A-Z^_`a-z{|}~]++)"
@@ -136,15 +138,18 @@ def _split(buffer: bytes, start: int, end: int) -> tuple[int, int]:
 
 
 def content_type_field(headers: Message) -> Message | None:
-    """*headers*, or when its Content-Type holds comments, that field alone without them, for the ``email``
-    package's readers of the type and its parameters (None when there is no Content-Type): RFC 2045 5.1 allows
-    comments there, and its own example ``text/plain; charset=us-ascii (Plain text)`` means ``charset="us-ascii"``
-    (the comment was read as part of the charset, and ``text/html (x)`` as a type of its own)."""
+    """*headers*, or when its Content-Type holds comments or is folded inside a quoted-string, that field alone
+    unfolded and without comments, for the ``email`` package's readers of the type and its parameters (None when
+    there is no Content-Type).  RFC 2045 5.1 allows comments there, and its own example ``text/plain;
+    charset=us-ascii (Plain text)`` means ``charset="us-ascii"`` (the comment was read as part of the charset, and
+    ``text/html (x)`` as a type of its own).  RFC 5322 2.2.3: unfolding removes each CRLF before whitespace, in a
+    quoted-string too, which compat32 keeps: ``boundary="simple\r\n boundary"`` is RFC 2046 5.1.1's ``simple
+    boundary`` (the boundary never occurred)."""
     value = header(headers, "content-type")
-    if value is None or "(" not in value:
+    if value is None or ("(" not in value and _FOLD_IN_QUOTES.search(value) is None):
         return None if value is None else headers
     field = Message()
-    field["Content-Type"] = without_comments(value)
+    field["Content-Type"] = without_comments(_FOLD.sub("", value))
     return field
 
 
