@@ -21,6 +21,11 @@ class _Package(types.ModuleType):
             return
         super().__setattr__(name, value)
 
+    def __dir__(self) -> list[str]:
+        """The package's names, those it gives on first use and its rooms (``__all__``), which ``help()`` and
+        completion list (PEP 562 pairs a module ``__getattr__`` with a ``__dir__``)."""
+        return sorted({*super().__dir__(), *_GIVEN.get(self.__name__, ()), *getattr(self, "__all__", ())})
+
 
 def names_on_first_use(
     package: str, homes: Mapping[str, str], rooms: frozenset[str] = frozenset()

@@ -41,28 +41,46 @@ KEYS = ("input", "line", "column", "span", "unit", "kind", "where", "raw", "uri"
 class LinkLike(Protocol):
     """What every found link offers: :class:`re.Match`'s span methods, and raw, uri, where, kind and base."""
 
-    def span(self, group: int = 0) -> tuple[int, int]: ...
+    def span(self, group: int = 0) -> tuple[int, int]:
+        """``(start, end)`` of the link in what it was found in, characters of a str or bytes of a document."""
+        ...
 
-    def start(self, group: int = 0) -> int: ...
+    def start(self, group: int = 0) -> int:
+        """Where the link starts (``span()[0]``)."""
+        ...
 
-    def end(self, group: int = 0) -> int: ...
+    def end(self, group: int = 0) -> int:
+        """Where the link ends, just past it (``span()[1]``)."""
+        ...
 
-    def group(self, group: int = 0) -> str: ...
-
-    @property
-    def raw(self) -> str: ...
-
-    @property
-    def uri(self) -> str: ...
-
-    @property
-    def where(self) -> str: ...
-
-    @property
-    def kind(self) -> str: ...
+    def group(self, group: int = 0) -> str:
+        """The link as written (``raw``): group 0 is its only group."""
+        ...
 
     @property
-    def base(self) -> str | None: ...
+    def raw(self) -> str:
+        """The link as written (an HTML attribute's value with its character references decoded)."""
+        ...
+
+    @property
+    def uri(self) -> str:
+        """The URI the link names: resolved against the base where there is one."""
+        ...
+
+    @property
+    def where(self) -> str:
+        """What kind of place held the link: a text delimiter (``"angle"``, ``"bare"``...) or ``"TAG ATTR"``."""
+        ...
+
+    @property
+    def kind(self) -> str:
+        """What the link is: ``"uri"``, ``"url"``, ``"urn"``, ``"email"`` and the like."""
+        ...
+
+    @property
+    def base(self) -> str | None:
+        """The base the link was resolved against, None when it was not resolved."""
+        ...
 
 
 def only_group_zero(group: object, kind: str) -> None:
@@ -73,7 +91,17 @@ def only_group_zero(group: object, kind: str) -> None:
 
 class GroupZero:
     """:class:`re.Match`'s group methods for a found link whose only group is 0, the whole link as written
-    (``raw``): what ``re.Match`` gives for a pattern without sub-groups, with its ``span()``."""
+    (``raw``): what ``re.Match`` gives for a pattern without sub-groups, with its ``span()``. Like a match, a link
+    is no sequence:
+
+    >>> import linkkit
+    >>> ref = next(linkkit.finditer("see http://a.example/"))
+    >>> ref[0], ref.group(0, 0), ref.groups()
+    ('http://a.example/', ('http://a.example/', 'http://a.example/'), ())
+    >>> list(ref)
+    Traceback (most recent call last):
+    TypeError: 'Reference' object is not iterable
+    """
 
     __slots__ = ()
 
@@ -100,6 +128,10 @@ class GroupZero:
 
     def __getitem__(self, group: int) -> str:
         return self.group(group)
+
+    # A link is no sequence: indexing reads a group and iterating raises TypeError, as for re.Match (without this,
+    # Python's old iteration protocol would iterate it through __getitem__, and "in" would search it)
+    __iter__ = None
 
     def groups(self, default: None = None) -> tuple[()]:
         """``()``, as ``re.Match.groups()`` gives for a pattern without sub-groups."""

@@ -84,6 +84,15 @@ def test_the_face_gives_its_names_and_rooms_on_first_use() -> None:
     _modules_after(code)
 
 
+@pytest.mark.parametrize("package", ["linkkit", "linkkit.uri", "linkkit.batch", "linkkit.sources",
+                                     "linkkit.security", "linkkit.mail"])
+def test_dir_of_a_lazy_package_lists_what_it_gives_before_it_is_loaded(package: str) -> None:
+    # PEP 562: a module __getattr__ comes with a __dir__, so that help() documents the names and completion offers them
+    code = (f"import {package} as p\nnames = set(dir(p))\nmissing = set(p.__all__) - names\n"
+            f"assert not missing, missing\nassert '__name__' in names")
+    _modules_after(code)
+
+
 def test_the_uri_core_loads_its_modules_on_first_use() -> None:
     loaded = _modules_after("import linkkit.uri")
     assert not {name for name in loaded if name.startswith("linkkit.uri.")}
