@@ -4,23 +4,35 @@ the tokenizer and the rewriter work on text and still point into the original by
 from __future__ import annotations
 
 import codecs
-import encodings.cp1252
+import importlib
 import itertools
 
 _CHUNK = 4096
 
-# windows-1252 as the Encoding Standard defines it (its index-windows-1252, which HTML's decoder uses): the five
-# bytes Python's cp1252 leaves undefined, 0x81, 0x8D, 0x8F, 0x90 and 0x9D, are the C1 controls of the same number.
-# Every byte is a character, so a URL holding one (a UTF-8 "Á", C3 81, in a page labelled iso-8859-1) reads and is
-# written back as that byte, not as U+FFFD.
-WINDOWS_1252 = "".join(chr(byte) if c == "\ufffe" else c for byte, c in enumerate(encodings.cp1252.decoding_table))
-_WINDOWS_1252_ENCODING = codecs.charmap_build(WINDOWS_1252)
+
+def _whatwg_table(codec: str) -> str:
+    """The 256 characters of a single-byte windows-* codec as the Encoding Standard's index of it reads them: a
+    byte 0x80-0x9F that Python's codec leaves undefined is the C1 control of the same number (U+FFFE, undefined,
+    elsewhere, as in Python's table)."""
+    table: str = importlib.import_module(f"encodings.{codec}").decoding_table
+    return "".join(chr(byte) if c == "\ufffe" and 0x80 <= byte < 0xA0 else c for byte, c in enumerate(table))
+
+
+# The windows-* encodings as the Encoding Standard defines them (its index of each, which HTML's decoder uses):
+# windows-1252's 0x81, 0x8D, 0x8F, 0x90 and 0x9D, windows-1251's 0x98 and the like, undefined in Python's codecs, are
+# C1 controls. So a URL holding one (the 81 of a UTF-8 "Á", C3 81, in a page labelled iso-8859-1; the 98 of a
+# UTF-8 "И", D0 98, in one labelled windows-1251) reads and is written back as that byte, not as U+FFFD.
+WHATWG_TABLES = {codec: _whatwg_table(codec) for codec in
+                 ("cp874", "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258")}
+WINDOWS_1252 = WHATWG_TABLES["cp1252"]
+_WHATWG_ENCODINGS = {codec: codecs.charmap_build(table) for codec, table in WHATWG_TABLES.items()}
 
 
 def encoded(text: str, codec: str, errors: str = "strict") -> bytes:
-    """*text* in *codec*, windows-1252 ("cp1252") as the Encoding Standard defines it (:data:`WINDOWS_1252`)."""
-    if codec == "cp1252":
-        return codecs.charmap_encode(text, errors, _WINDOWS_1252_ENCODING)[0]
+    """*text* in *codec*, a windows-* codec as the Encoding Standard defines it (:data:`WHATWG_TABLES`)."""
+    encoding = _WHATWG_ENCODINGS.get(codec)
+    if encoding is not None:
+        return codecs.charmap_encode(text, errors, encoding)[0]
     return text.encode(codec, errors)
 
 
@@ -32,11 +44,12 @@ def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
     the decoder is back in its initial state after them (a closing "ESC ( B" or "-"): then to the one before, so
     that at every boundary in the initial state new text, encoded from that state, can be spliced. From such a
     state a chunk whose characters are each encoded on their own (valid UTF-16, EBCDIC) is taken at once; a long
-    silent run is fed in growing steps: linear. Never raises: bytes the codec rejects are U+FFFD. windows-1252
-    rejects none (:data:`WINDOWS_1252`): one character a byte.
+    silent run is fed in growing steps: linear. Never raises: bytes the codec rejects are U+FFFD. A windows-*
+    codec is read by its table (:data:`WHATWG_TABLES`): one character a byte.
     """
-    if codec == "cp1252":
-        return codecs.charmap_decode(data, "strict", WINDOWS_1252)[0], list(range(len(data) + 1))
+    table = WHATWG_TABLES.get(codec)
+    if table is not None:
+        return codecs.charmap_decode(data, "replace", table)[0], list(range(len(data) + 1))
     decoder = codecs.getincrementaldecoder(codec)("replace")
     initial = decoder.getstate()
     text: list[str] = []
