@@ -34,8 +34,11 @@ def remove_dot_segments(path: str) -> str:
     The buffer-moving loop of 5.2.4 works here on the list of segments; the tests check it against a literal
     transcription of the RFC's steps on every short path.
     """
-    if "." not in path:  # no segment can be "." or ".."
-        return path
+    try:
+        if "." not in path:  # no segment can be "." or ".."
+            return path
+    except TypeError:  # the test said "argument of type 'NoneType' is not iterable", or for bytes the reverse
+        raise TypeError(f"remove_dot_segments() takes a str, not {type(path).__name__}") from None
     segments = path.split("/")
     if not segments[0]:
         # An absolute path: each segment moves to the output (2E), "." vanishes (2B), ".." removes the last
@@ -128,7 +131,8 @@ class Base:
     """A base URI split once (RFC 3986 5.2.1), for resolving the many references of one document against it.
 
     A value, not a cache: a caller that resolves many references against one base holds one ``Base``, and
-    nothing is carried from one call of :func:`resolve` to the next.
+    nothing is carried from one call of :func:`resolve` to the next.  Immutable (what it resolves against is the
+    split it was made with), equal to a Base of the same components and hashed by them.
 
     >>> base = Base("http://a/b/c/d;p?q")
     >>> base.resolve("../g"), resolve(base, "g;x")
@@ -136,13 +140,33 @@ class Base:
     """
 
     __slots__ = ("_absolute", "components", "uri")
+    components: Components
+    uri: str
+    # The base read in place by resolve(), when it is absolute and its string splits back into its components
+    # (a URIReference built by hand may hold a "?" in its path: it is resolved from its components instead).
+    _absolute: re.Match[str] | None
 
     def __init__(self, base: str | URIReference) -> None:
-        self.components: Components = _components(base, "Base() takes a str or URIReference")
-        self.uri: str = recompose(*self.components)
-        # The base read in place by resolve(), when it is absolute and its string splits back into its components
-        # (a URIReference built by hand may hold a "?" in its path: it is resolved from its components instead).
-        self._absolute = _match_absolute_base(self.uri) if split(self.uri) == self.components else None
+        components = _components(base, "Base() takes a str or URIReference")
+        uri = recompose(*components)
+        set_slot = object.__setattr__
+        set_slot(self, "components", components)
+        set_slot(self, "uri", uri)
+        set_slot(self, "_absolute", _match_absolute_base(uri) if split(uri) == components else None)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Base is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Base is immutable: cannot delete {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Base):
+            return NotImplemented
+        return self.components == other.components
+
+    def __hash__(self) -> int:
+        return hash(self.components)
 
     def __reduce__(self) -> tuple[type[Base], tuple[URIReference]]:
         # A match does not pickle: the base is rebuilt from its components.

@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from ..errors import URISyntaxError
 from .charset import ALPHA, DIGIT, PCT_ENCODED, char_class
-from .model import URIReference, parse, split_authority
+from .model import URIReference, compose, parse, split_authority
 from .percent import percent_decode
 from .schemes import SCHEMES, default_port
 from .validation import validate
@@ -491,12 +491,17 @@ _READERS: Mapping[str, Callable[[_Parts], SchemeSpecific]] = MappingProxyType(
 )
 
 
-def scheme_specific(uri: str) -> SchemeSpecific:
-    """The RFC 1738 record of *uri*, chosen by its scheme (case-insensitive, RFC 1738 2.1).
+def scheme_specific(uri: str | URIReference) -> SchemeSpecific:
+    """The RFC 1738 record of *uri* (a str, or a URIReference as the string it composes, as :func:`validate` takes
+    one), chosen by its scheme (case-insensitive, RFC 1738 2.1).
 
     Raises :class:`~linkkit.errors.URISyntaxError` (a ``URIError``) with the position and the rule broken,
     also for a reference without a scheme or with a scheme RFC 1738 does not define.
     """
+    if isinstance(uri, URIReference):
+        uri = compose(uri)
+    elif not isinstance(uri, str):
+        raise TypeError(f"scheme_specific() takes a str or URIReference, not {type(uri).__name__}")
     parts = _split(uri)
     scheme = parts.ref.scheme
     reader = _READERS.get(scheme.lower()) if scheme is not None else None

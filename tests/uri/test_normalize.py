@@ -130,6 +130,9 @@ def test_an_unknown_level_is_a_clear_error() -> None:
         ("http://localhost/x", "http:///x", False),  # 3.2.2: only the scheme defines a default host
         # RFC 3986 2.4 writes the stray "%" as "%25", which makes a URN; RFC 8141 3.1 then ignores its r-component
         ("URN:AB:x%", "urn:ab:x%25?+r", True),
+        # no IDNA, no IRI-to-URI mapping (RFC 3986 3.2.2: IDNA is for the DNS lookup): three spellings, three hosts
+        ("http://bücher.example/", "http://xn--bcher-kva.example/", False),
+        ("http://bücher.example/", "http://b%C3%BCcher.example/", False),
     ],
 )
 def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> None:

@@ -135,6 +135,21 @@ def test_other_types_are_a_clear_error() -> None:
         linkkit.resolve("http://a/", 42)  # type: ignore[arg-type]
 
 
+def test_a_base_is_an_immutable_value() -> None:
+    # Its attributes could be set, and resolution went on against the split it was made with (base.uri = ... and
+    # base.components = ... changed its repr, not its answers); two Bases of one URI were unequal, also after pickling.
+    base = linkkit.Base("http://a/b/c/d;p?q")
+    for same in (linkkit.Base(linkkit.parse("http://a/b/c/d;p?q")), pickle.loads(pickle.dumps(base))):
+        assert same == base and hash(same) == hash(base)
+    assert base != linkkit.Base("http://a/b/c/d;p?r") and base != "http://a/b/c/d;p?q"
+    for name in ("uri", "components", "_absolute", "other"):
+        with pytest.raises(AttributeError, match=r"^Base is immutable"):
+            setattr(base, name, linkkit.parse("http://evil.example/"))
+        with pytest.raises(AttributeError, match=r"^Base is immutable"):
+            delattr(base, name)
+    assert (base.resolve("g"), str(base)) == ("http://a/b/c/g", "http://a/b/c/d;p?q")
+
+
 @pytest.mark.parametrize(("call", "message"), [
     # The error names the function and the argument, and what that argument takes: it said only "expected a str or
     # URIReference, not bytes", whether the base or the reference was wrong, and left Base out.

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 
 import pytest
 from fixtures_loader import ROOT, load_table
@@ -69,6 +70,22 @@ def test_absolute_and_relative_forms() -> None:
 def test_parse_rejects_non_strings_with_a_clear_error() -> None:
     with pytest.raises(TypeError, match="takes a str"):
         linkkit.parse(b"http://a/")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # Each names itself and its argument's type: remove_dot_segments said "argument of type 'NoneType' is not
+    # iterable" (for bytes, "a bytes-like object is required, not 'str'"), scheme_specific "parse() takes a str" (and
+    # a URIReference, which validate and normalize take, was refused: it is read as the string it composes).
+    (lambda: linkkit.remove_dot_segments(None), "remove_dot_segments() takes a str, not NoneType"),
+    (lambda: linkkit.remove_dot_segments(b"/a/../b"), "remove_dot_segments() takes a str, not bytes"),
+    (lambda: linkkit.scheme_specific(b"ftp://h/a"), "scheme_specific() takes a str or URIReference, not bytes"),
+    (lambda: linkkit.scheme_specific(None), "scheme_specific() takes a str or URIReference, not NoneType"),
+])
+def test_an_entry_point_names_itself_in_a_type_error(call: Callable[[], object], message: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        call()
+    assert str(raised.value) == message
+    assert linkkit.scheme_specific(linkkit.parse("ftp://h/a;type=i")) == linkkit.scheme_specific("ftp://h/a;type=i")
 
 
 def test_compose_takes_a_reference_or_its_five_components() -> None:
