@@ -137,29 +137,31 @@ def _split(buffer: bytes, start: int, end: int) -> tuple[int, int]:
     return header_end, header_end if empty is None else empty.end()
 
 
-def content_type_field(headers: Message) -> Message | None:
-    """*headers*, or when its Content-Type holds comments or is folded inside a quoted-string, that field alone
-    unfolded and without comments, for the ``email`` package's readers of the type and its parameters (None when
-    there is no Content-Type).  RFC 2045 5.1 allows comments there, and its own example ``text/plain;
+def content_type_field(headers: Message) -> tuple[Message | None, str | None]:
+    """What reads the Content-Type's parameters for the ``email`` package, and the field's value (None, None when
+    there is none): *headers*, or when the field holds comments or is folded inside a quoted-string, that field alone
+    unfolded and without comments.  RFC 2045 5.1 allows comments there, and its own example ``text/plain;
     charset=us-ascii (Plain text)`` means ``charset="us-ascii"`` (the comment was read as part of the charset, and
     ``text/html (x)`` as a type of its own).  RFC 5322 2.2.3: unfolding removes each CRLF before whitespace, in a
     quoted-string too, which compat32 keeps: ``boundary="simple\r\n boundary"`` is RFC 2046 5.1.1's ``simple
     boundary`` (the boundary never occurred)."""
     value = header(headers, "content-type")
-    if value is None or ("(" not in value and _FOLD_IN_QUOTES.search(value) is None):
-        return None if value is None else headers
+    if value is None:
+        return None, None
+    if "(" not in value and ('"' not in value or "\n" not in value or _FOLD_IN_QUOTES.search(value) is None):
+        return headers, value
+    value = without_comments(_FOLD.sub("", value))
     field = Message()
-    field["Content-Type"] = without_comments(_FOLD.sub("", value))
-    return field
+    field["Content-Type"] = value
+    return field, value
 
 
-def _content_type(field: Message | None, default: str) -> str | None:
-    """The media type of a Content-Type field, lower-cased: *default* without the field (RFC 2045 5.2, RFC 2046
-    5.1.5), None when it cannot be read (5.2: "a syntactically invalid Content-Type header field")."""
-    if field is None:
+def _content_type(value: str | None, default: str) -> str | None:
+    """The media type of a Content-Type field's *value*, lower-cased: *default* without the field (RFC 2045 5.2,
+    RFC 2046 5.1.5), None when it cannot be read (5.2: "a syntactically invalid Content-Type header field")."""
+    if value is None:
         return default
-    value = header(field, "content-type")
-    found = _MEDIA_TYPE.match(value) if value is not None else None
+    found = _MEDIA_TYPE.match(value)
     return None if found is None else f"{found[1]}/{found[2]}".lower()
 
 
@@ -221,8 +223,8 @@ def _entity(
 ) -> Entity:
     header_end, body_start = _split(buffer, start, end)
     headers = parse_headers(buffer[start:header_end])
-    type_field = content_type_field(headers)
-    ctype = _content_type(type_field, default_type)
+    type_field, type_value = content_type_field(headers)
+    ctype = _content_type(type_value, default_type)
     if ctype is None:  # RFC 2045 5.2: "text/plain; charset=us-ascii", its parameters none
         ctype, type_field = "text/plain", None
     multipart = ctype.startswith("multipart/")
