@@ -29,6 +29,8 @@ written                         read as    where
 ``\\/`` (JSON's escaped ``/``)   ``/``      in ``scheme:\\/\\/`` and after it in its token, no space or quote
                                            between (a MISP export's ``"https:\\/\\/evil.example\\/a"``;
                                            not sed's ``s/a\\/b/`` or a regex's ``https?:\\/\\/``)
+``\\u0026`` (JSON's ``&``)       ``&``      after ``scheme://`` or ``scheme:\\/\\/`` in its token, no space or quote
+                                           between (Go's and .NET's ``"https://h/?a=1\\u0026token=x"``)
 ==============================  =========  =====================================================================
 
 ``meow://`` and other playful schemes are no defanged spelling: a reader cannot tell which scheme was meant.
@@ -53,7 +55,7 @@ _CANDIDATE = regex.compile(
     r"(?<=[fF][xX][pP]|[hH][xX][xX][pP]|[hH]\*\*[pP])[sS]?)"
     r"|\[(?:[.:@/]|://|(?i:dot|at))\]|\{\.\}|\((?:\.|(?i:dot))\)"
 )
-_CANDIDATE_JSON = regex.compile(_CANDIDATE.pattern + r"|\\/")
+_CANDIDATE_JSON = regex.compile(_CANDIDATE.pattern + r"|\\/|\\u0026")
 _SCHEME_CHARS = frozenset(SCHEME_CHARS)
 # Not glued to a "[.]" or "[@]" on its left: what starts a word of prose or code ('[.]' in a regex, "v[@]" ... ).
 NOT_GLUED = frozenset(" \t\r\n\f\v\"'<>[{")
@@ -127,8 +129,8 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
             return None  # "FXP: ..." of FTP servers' documentation (server-to-server transfer) is no URL
         return stem[0] + ("t" if stem[-1].islower() else "T") * (len(stem) - 2) + written[len(stem) - 1 :]
     mark = match.group().lower()
-    if mark == "\\/":
-        return "/" if _json_escaped(text, start) else None
+    if mark in _JSON_ESCAPES:
+        return _JSON_ESCAPES[mark] if _json_escaped(text, start, mark) else None
     if mark == "[://]":
         return "://" if before in _SCHEME_CHARS and before else None
     if mark == "[:]":
@@ -154,28 +156,38 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
 # What follows "fxp" read as "ftp": the "//" of an authority, which every ftp URL has (RFC 1738 3.2), in any
 # spelling read here.
 _FTP_AUTHORITY = ("://", ":[/]", ":\\/", "[://]", "[:]//", "[:][/]")
-# A JSON string's escaped "/" (RFC 8259 7: "\/"), which PHP's json_encode writes for every "/" (MISP exports):
-# read in a URL whose "scheme:\/\/" starts at most _MAX_JSON_URL characters back, no space or quote between.
+# A JSON string's escapes of URL characters (RFC 8259 7): "\/", which PHP's json_encode writes for every "/" (MISP
+# exports), and "\u0026", which Go's encoding/json and .NET's System.Text.Json write for every "&" (a query's
+# separator, before a token in a log): read in a URL whose "scheme:\/\/" (for "\u0026", or "scheme://") starts at
+# most _MAX_JSON_URL characters back, no space or quote between.
+_JSON_ESCAPES = {"\\/": "/", "\\u0026": "&"}
 _JSON_SLASHES = ":\\/\\/"
 _MAX_JSON_URL = 400  # within linkkit.batch.extract.REFANG_CONTEXT, which a streamed reading keeps around a spelling
 _NOT_IN_JSON_URL = regex.compile(r"[\s\"'<>`]")
 
 
-def _json_escaped(text: str, start: int) -> bool:
-    """Whether the "\\/" at *start* of *text* is a JSON-escaped "/" of a URL: it is one of a "scheme:\\/\\/", or
-    follows one in the same token (``"https:\\/\\/evil.example\\/a"``); a regex's or sed's "\\/" is left."""
-    colon = text.rfind(_JSON_SLASHES, max(0, start - _MAX_JSON_URL), start + len(_JSON_SLASHES) - 1)
+def _json_escaped(text: str, start: int, mark: str) -> bool:
+    """Whether the JSON escape *mark* at *start* of *text* is one of a URL's: a "\\/" is one of a "scheme:\\/\\/",
+    or follows one in the same token (``"https:\\/\\/evil.example\\/a"``; a regex's or sed's "\\/" is left); a
+    "\\u0026" follows a "scheme://" or "scheme:\\/\\/" in the same token (``"https://h/?a=1\\u0026token=x"``)."""
+    low = max(0, start - _MAX_JSON_URL)
+    if mark == "\\/":
+        colon = text.rfind(_JSON_SLASHES, low, start + len(_JSON_SLASHES) - 1)
+    else:
+        colon = max(text.rfind(_JSON_SLASHES, low, start), text.rfind("://", low, start))
     if colon < 1 or text[colon - 1] not in _SCHEME_CHARS:
         return False
     return _NOT_IN_JSON_URL.search(text, colon, start) is None
 
 
 def _holds_json_url(text: str) -> bool:
-    """Whether *text* holds a "scheme:\\/\\/" (then searched for "\\/" too): its backslashes, rare in text, are
-    visited at memchr's speed, four times faster than a substring search goes over the text."""
+    """Whether *text* holds a "scheme:\\/\\/" or a "\\u0026" (then searched for JSON escapes too): its backslashes,
+    rare in text, are visited at memchr's speed, four times faster than a substring search goes over the text."""
     at = text.find("\\")
     while at >= 0:
         if at > 1 and text.startswith(_JSON_SLASHES, at - 1) and text[at - 2] in _SCHEME_CHARS:
+            return True
+        if text.startswith("\\u0026", at):
             return True
         at = text.find("\\", at + 1)
     return False

@@ -271,11 +271,13 @@ def test_refang_never_raises_and_maps_every_span_inside_the_text(text: str) -> N
         assert text[edit.start : edit.end] != edit.text
 
 
-# Pieces of reports that hold the spellings judged furthest from where they stand: a JSON string's "\/" is read
-# after a "scheme:\/\/" up to 400 characters back, "fxp" by the character before it; the runs of "a" put a "\/"
-# far from its "scheme:\/\/", and the example one 5,000 characters after it, past a streamed reading's windows.
+# Pieces of reports that hold the spellings judged furthest from where they stand: a JSON string's "\/" and
+# "\u0026" are read after a "scheme:\/\/" (or "scheme://") up to 400 characters back, "fxp" by the character before
+# it; the runs of "a" put an escape far from its scheme, and the example one 5,000 characters after it, past a
+# streamed reading's windows.
 JSON_PIECES = st.sampled_from([
     '"https:\\/\\/', "\\/", "fxp://", "FXPS[:]//", "evil[.]example", "a" * 150, " ", '"', "\n", "x:\\/\\/", "?:\\/\\/",
+    "\\u0026", "https://", "?a=1",
 ])
 
 
