@@ -433,11 +433,14 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     brackets, hyphen-wrapped lines (RFC 2396 appendix E), less the punctuation that ends prose (RFC 3986 appendix C)."""
     pos = start
     rounds = squares = 0  # "(" and "[" still open
+    unmatched = -1  # the "[" that opened the brackets still open, when some are
     wraps: list[tuple[int, int]] = []  # (end of the run before the wrap, start of the continuation)
     run = _run_of(text, start)
     while True:
         end = _run_end(run, text, pos, limit)
         rounds += text.count("(", pos, end)
+        if not squares:
+            unmatched = text.find("[", pos, end)  # a run holds no "]": its first "[" opens at depth 0
         squares += text.count("[", pos, end)
         if end >= limit:
             break
@@ -460,6 +463,15 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
         break
     # The last run looked at most this far: a "," before "scheme://", a hyphen's wrapped next line.
     horizon = end + _BARE_REACH
+    if squares and (end < limit or limit == len(text)) and _no_trigger_in(text, unmatched, end):
+        # that "[" ends the reference, and the lines wrapped after it
+        return _trimmed_end(text, start, unmatched, [wrap for wrap in wraps if wrap[0] < unmatched]), horizon
+    return _trimmed_end(text, start, end, wraps), horizon
+
+
+def _trimmed_end(text: str, start: int, end: int, wraps: list[tuple[int, int]]) -> int:
+    """The end of the bare reference from *start* whose walk ended at *end* over the hyphen *wraps*, less the
+    punctuation that ends prose (RFC 3986 appendix C): a wrap whose continuation is punctuation only joins nothing."""
     punctuation = _PROSE_RUN_BACK.match(text, start, end) if text[end - 1] in PROSE_PUNCTUATION else None
     while punctuation is not None:
         end = punctuation.start()
@@ -467,7 +479,18 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
             break
         end = wraps.pop()[0]  # the continuation was punctuation only: the hyphen ends the reference
         punctuation = _PROSE_RUN_BACK.match(text, start, end)
-    return end, horizon
+    return end
+
+
+def _no_trigger_in(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]``, the part of a bare reference from a "[" that no "]" of it closes, holds no trigger
+    (":", "@", "www." or "ftp."): that "[" then ends the reference (rule 5 keeps balanced brackets; outside an
+    IP-literal "[" is no URI character, RFC 3986 3.2.2 and 3.3), as AsciiDoc's "https://example.org/a.html[Page
+    title]" is read.  A part that holds one stays in the reference, as before: the triggers in it would walk the
+    same run again, each (linear time)."""
+    return text.find(":", start, end) < 0 and text.find("@", start, end) < 0 and (
+        _ABBREVIATED_TRIGGER.search(text, start, end) is None
+    )
 
 
 def _run_end(pattern: _Pattern, text: str, pos: int, limit: int) -> int:

@@ -444,8 +444,11 @@ _ADVERSARIAL = textwrap.dedent(
         # a ":" trigger that looks over a wrap to "//"; trimmed punctuation before a closer; BBCode's end tag
         "<http:\\n//" * (K // 9), ("http:" + " " * 60) * (K // 65) + "//", "(http://a.b/x" + "." * M + ")",
         "(http://a.b/x." * (K // 14), "[url]http://a/[/" * (K // 16),
-        # a "www." host that prose punctuation follows, the next one right after it
-        "www.a.b," * (K // 8), "www.a.b's" * (K // 9),
+        # a "www." host or a host after "//" that prose punctuation or a "[" follows, the next one right after it
+        "www.a.b," * (K // 8), "www.a.b's" * (K // 9), "http://a.b's" * (K // 12), "http://a.b[" * (K // 11),
+        "www.a.b[" * (K // 8), "http://u;v@a.b[.]" * (K // 17), ("http://a.b[" + "x" * 300 + "]y") * (K // 313),
+        # a "[" that no "]" closes, after which a trigger stands or none does
+        "http://a/[" * (K // 10), "http://a/b[c " * (K // 13), "http://a/[" + "b" * M, "http://a/[b:" * (K // 12),
         # a "'" quotation closed inside a run that goes on, again and again
         "'http://a'," * (K // 11), "'urn:ab:c'," * (K // 11), "'www.a.b/c'," * (K // 12),
         # whitespace before a ":" or around its "//", which <...> ignores: a trigger every few characters
@@ -453,7 +456,10 @@ _ADVERSARIAL = textwrap.dedent(
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
-    for text in ("www" + ".a" * (4 * M), "www" + ".a" * (4 * M) + "'s", "a@" + "b." * (4 * M) + "c"):
+    for text in (
+        "www" + ".a" * (4 * M), "www" + ".a" * (4 * M) + "'s", "a@" + "b." * (4 * M) + "c",
+        "http://a" + ".a" * (4 * M) + "'s",
+    ):
         list(linkkit.finditer(text, emails=True, max_length=1 << 30))
     print("done")
     """
