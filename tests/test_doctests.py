@@ -50,8 +50,7 @@ def test_every_public_name_says_what_it_does(name: str) -> None:
     said only "Alias for field number 0")."""
     obj = getattr(linkkit, name)
     assert (inspect.getdoc(obj) or "").strip(), name
-    # LinkLike's members (linkkit/link.py) have no docstrings yet: it is left out until they do.
-    if isinstance(obj, type) and not issubclass(obj, BaseException) and name != "LinkLike":
+    if isinstance(obj, type) and not issubclass(obj, BaseException):
         for attribute, value in _public_attributes(obj):
             if callable(value) or isinstance(value, property) or type(value).__name__ == "_tuplegetter":
                 doc = getattr(value, "__doc__", None) or ""

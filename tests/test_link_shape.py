@@ -69,6 +69,19 @@ def test_every_link_has_group_zero_alone(kind: str, link: linkkit.link.GroupZero
             link.group(0, group)  # type: ignore[call-overload]
 
 
+@pytest.mark.parametrize(("kind", "link"), FOUND, ids=[f"{kind}-{index}" for index, (kind, _) in enumerate(FOUND)])
+def test_a_link_is_no_sequence_as_a_match_is_none(kind: str, link: linkkit.link.GroupZero) -> None:
+    """``link[0]`` is group 0, not an item: iterating a link is a TypeError, as iterating a re.Match is (Python's
+    old protocol iterated it through __getitem__: list(ref) gave [ref.raw], and "x" in ref searched it)."""
+    match = re.fullmatch(re.escape(link.raw), link.raw)
+    assert match is not None
+    for found in (match, link):
+        with pytest.raises(TypeError, match="not iterable"):
+            iter(found)
+        with pytest.raises(TypeError):
+            _ = link.raw in found  # type: ignore[operator]
+
+
 def test_a_streamed_reference_scanned_from_its_offset() -> None:
     """A stream's reference holds only its own delimited text (``string``), from ``offset``: the scan of that
     text began there (``pos``) and ends just past it (``endpos``), in the stream's absolute offsets."""
