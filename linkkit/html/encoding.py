@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import functools
 import re
+import string
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple
 
@@ -117,7 +118,24 @@ def meta_codec(values: Mapping[str, str]) -> str | None:
     codec = label_codec(label) if label else None
     if codec is None:
         return None
-    return "utf-8" if codec.startswith("utf-16") else codec  # and UTF-16 in a <meta> means UTF-8
+    if codec.startswith("utf-16"):
+        return "utf-8"  # and UTF-16 in a <meta> means UTF-8
+    return codec if _reads_markup(codec) else None
+
+
+# What a <meta> that declares an encoding is written with: its name and its attributes', quotes, "=", a label.
+_MARKUP_SAMPLE = string.ascii_letters + string.digits + "<>\"'=/-_.:; "
+
+
+@functools.lru_cache(maxsize=64)
+def _reads_markup(codec: str) -> bool:
+    """Whether *codec* reads the ASCII a <meta> is written with as that text. A <meta> is read from bytes as
+    ASCII, so a codec that does not (UTF-32, EBCDIC, punycode: none is a label of the Encoding Standard) cannot
+    be the one its document is written in, as UTF-16 cannot (HTML 13.2.3.2 makes that UTF-8): it declares nothing."""
+    try:
+        return _MARKUP_SAMPLE.encode("ascii").decode(codec) == _MARKUP_SAMPLE
+    except (ValueError, LookupError):
+        return False
 
 
 # UTF-8 and windows-1252, the default and the fallback of encoding sniffing (13.2.3.1), the encodings of most
