@@ -60,36 +60,36 @@ def parse(block: bytes) -> Envelope:
     start."""
     start = 0
     while True:
-        envelope = _message(block, start)
-        interim = envelope.status is not None and 100 <= envelope.status < 200 and envelope.status != 101
-        if not (interim and envelope.payload.startswith(b"HTTP/")):
-            return envelope
-        start = len(block) - len(envelope.payload)
+        status, fields, body = _message(block, start)
+        interim = status is not None and 100 <= status < 200 and status != 101
+        if not (interim and block.startswith(b"HTTP/", body)):
+            return Envelope(status, fields, block[body:])
+        start = body
 
 
-def _message(block: bytes, start: int) -> Envelope:
-    """The status line, header fields and payload of the HTTP response at *start* in *block*; obsolete line folding
-    (RFC 9112 5.2) joins a continuation line to the field before it."""
+def _message(block: bytes, start: int) -> tuple[int | None, list[tuple[str, str, int]], int]:
+    """The status code, header fields (as :class:`Envelope` holds them) and payload offset of the HTTP response at
+    *start* in *block*; obsolete line folding (RFC 9112 5.2) joins a continuation line to the field before it.
+    Nothing after the header block is copied, nor a field's value before its last line is read."""
     end = _HEADER_END.search(block, start)
-    head, payload = (block[start:], b"") if end is None else (block[start : end.start()], block[end.end() :])
+    head, body = (block[start:], len(block)) if end is None else (block[start : end.start()], end.end())
     text = head.decode("latin-1")  # one character per byte: offsets are byte offsets
     lines = text.split("\n")
-    status_line = lines[0].rstrip("\r")
-    status = _STATUS.match(status_line)
-    fields: list[tuple[str, str, int]] = []
-    offset = start + len(lines[0]) + 1
+    status = _STATUS.match(lines[0].rstrip("\r"))
+    spans: list[tuple[str, int, int]] = []  # each field's name and where its value starts and ends in *text*
+    offset = len(lines[0]) + 1
     for line in lines[1:]:
         line_end = len(line)
         line = line.rstrip("\r")
-        if line[:1] in (" ", "\t") and fields:  # obs-fold: the value goes on to this line's end, as written
-            name, _, value_start = fields[-1]
-            fields[-1] = (name, text[value_start - start : offset - start + len(line)].rstrip(" \t"), value_start)
+        if line[:1] in (" ", "\t") and spans:  # obs-fold: the value goes on to this line's end, as written
+            spans[-1] = (spans[-1][0], spans[-1][1], offset + len(line))
         else:
             match = _FIELD.match(line)
             if match is not None:
-                fields.append((match.group(1).strip().lower(), match.group(2), offset + match.start(2)))
+                spans.append((match.group(1).strip().lower(), offset + match.start(2), offset + match.end(2)))
         offset += line_end + 1
-    return Envelope(int(status.group(1)) if status else None, fields, payload)
+    fields = [(name, text[a:b].rstrip(" \t"), start + a) for name, a, b in spans]
+    return int(status.group(1)) if status else None, fields, body
 
 
 # HTTP token code points and HTTP quoted-string token code points (the MIME Sniffing Standard 2.1, RFC 9110 5.6).
@@ -156,7 +156,9 @@ def _mime_type(value: str) -> tuple[str, str | None] | None:
         return None
     charset = None
     while position < len(value) and charset is None:
-        position = len(value) - len(value[position + 1 :].lstrip(_HTTP_WHITESPACE))  # after the ";"
+        position += 1  # the ";", then whitespace (skipped in place: a copy of the rest per parameter is quadratic)
+        while position < len(value) and value[position] in _HTTP_WHITESPACE:
+            position += 1
         stop = _SEMICOLON_OR_EQUALS.search(value, position)
         if stop is None or stop.group() == ";":  # a name without a value
             position = len(value) if stop is None else stop.start()

@@ -7,7 +7,9 @@ The policy:
   ``resource`` records (no HTTP envelope; the type is the WARC ``Content-Type``) are read, and so is a response to
   another protocol than HTTP (its WARC ``Content-Type`` no ``application/http``), as a resource; ``request``,
   ``revisit``, ``warcinfo``, ``metadata`` and ``conversion`` records give no links, nor do other payloads (a
-  ``response`` of another type still gives its header links). A payload that declares no type is sniffed.
+  ``response`` of another type still gives its header links). A payload that declares no type is sniffed. The
+  type and charset are those Fetch extracts from every ``Content-Type`` field; a charset label is the Encoding
+  Standard's.
 - The payload is de-chunked (``Transfer-Encoding: chunked``), any other transfer coding and its ``Content-Encoding``
   undone (gzip, deflate, and br when the ``brotli`` package is importable); a payload cut short gives what its
   start decompresses to.
@@ -24,6 +26,7 @@ The policy:
 from __future__ import annotations
 
 import codecs
+import functools
 import io
 import mmap
 import os
@@ -136,10 +139,11 @@ def _sniffed(payload: bytes) -> str | None:
 _UNKNOWN_TYPES = frozenset({"unknown/unknown", "application/unknown"})
 
 
+@functools.lru_cache(maxsize=256)
 def _declared(*content_types: str | None) -> tuple[str | None, str | None]:
     """The media type and encoding that ``Content-Type`` values (several HTTP fields, or a WARC record's one, or
     none) declare, as Fetch reads them (:func:`linkkit.sources.http.media_type`); None for a type they do not name
-    (none valid, or ``unknown/unknown``), which is then sniffed."""
+    (none valid, or ``unknown/unknown``), which is then sniffed. Cached: an archive repeats a few values."""
     content_type, charset = media_type([value for value in content_types if value is not None])
     return (None if content_type in _UNKNOWN_TYPES else content_type), _encoding(charset)
 
