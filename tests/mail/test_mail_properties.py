@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import re
 
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -122,3 +123,33 @@ def test_quoted_printable_written_again_decodes_to_the_same_octets(data: bytes, 
     lines = body.split(line_break)
     assert all(len(line) <= 76 and b"\r" not in line and b"\n" not in line for line in lines)
 
+
+
+JAPANESE = st.text(alphabet=st.sampled_from(list("ab/:.\r\n ~\\\u3042\u8cc7\u2460\u3231\u2161\u2170\u7e8a\uff71\uff9f"
+                                                   "\u00a5\u203e\u2252")), max_size=40)
+
+
+@given(JAPANESE)
+def test_iso_2022_jp_windows_rows_read_back_what_they_write(text: str) -> None:
+    # RFC 1468 with JIS X 0208's NEC and IBM rows and JIS X 0201 katakana and Roman (linkkit.mail.iso2022jp): what is
+    # written is 7bit, ends in ASCII and reads back as the text; a row-13 duplicate (U+2252) reads as itself
+    from linkkit.mail import iso2022jp
+
+    data = text.encode(iso2022jp.NAME)
+    assert data.isascii()
+    for line in data.split(b"\n"):  # each line, and the text, end in ASCII
+        escapes = re.findall(rb"\x1b[($][@BIJ]", line)
+        assert not escapes or escapes[-1] == b"\x1b(B"
+    assert data.decode(iso2022jp.NAME) == text
+
+
+@given(st.binary(max_size=60).map(lambda data: b"\x1b$B-!" + data))
+def test_iso_2022_jp_windows_rows_read_any_bytes_or_say_where_they_fail(data: bytes) -> None:
+    from linkkit.mail import iso2022jp
+
+    try:
+        text = data.decode(iso2022jp.NAME)
+    except UnicodeDecodeError as error:
+        assert 0 <= error.start < error.end <= len(data)
+    else:
+        assert text.encode(iso2022jp.NAME).decode(iso2022jp.NAME) == text

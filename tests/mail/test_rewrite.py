@@ -318,3 +318,16 @@ def test_headers_rewrites_the_fields_of_an_attached_message_too_as_links_reads_t
                                 b"base64\r\n\r\n" + base64.encodebytes(inner).replace(b"\n", b"\r\n"))
     (attached,) = [e for e in read(mail.rewrite(encoded, hxxp, headers=True)).root.walk() if e.part == "2"]
     assert base64.b64decode(attached.body) == inner.replace(b"at http", b"at hxxp").replace(b"<https", b"<hxxps")
+
+
+def test_an_iso_2022_jp_part_read_with_its_windows_rows_is_written_back_with_them() -> None:
+    # ESC $ B 0x2D21 is ① (NEC row 13, the Encoding Standard's index jis0208), which Python's iso2022_jp lacks: the
+    # part is read and written with linkkit.mail.iso2022jp, Japanese staying JIS X 0208 in a 7bit part (RFC 1468)
+    message = (b"Content-Type: text/html; charset=ISO-2022-JP\r\nContent-Transfer-Encoding: 7bit\r\n\r\n"
+               b"\x1b$B-!\x1b(B<a href=\"\x1b$BF|K\\\x1b(B.html\">\x1b(I1\x1b(B</a>\r\n")
+    (link,) = mail.links(message)
+    assert (link.raw, link.charset_fallback) == ("\u65e5\u672c.html", False)
+    new = mail.absolutize(message, "http://b.example/")
+    assert new == message.replace(b'href="', b'href="http://b.example/')
+    assert mail.rewrite(message, "http://b.example/\u8cc7\u6599/\u00e9").endswith(
+        b'href="http://b.example/\x1b$B;qNA\x1b(B/%C3%A9">\x1b(I1\x1b(B</a>\r\n')
