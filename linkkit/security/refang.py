@@ -48,8 +48,8 @@ from ..uri.charset import SCHEME_CHARS
 # Every defanged spelling, found by one search (a scheme spelling, or a bracketed mark); whether it applies where it
 # stands is judged by its neighbours (_judged), only where one was found. A scheme spelling (hxxp, h**p, fxp) is
 # matched from its first mask ("x" or "*"), what precedes each mask looked behind for: the search is then as fast as
-# it was for hxxp and h**p alone from their "h" (CPU time on the text corpus). A text holding "scheme:\/\/" is
-# searched for "\/" too.
+# it was for hxxp and h**p alone from their "h" (CPU time on the text corpus). A text holding "scheme:\/\/" or
+# "\u0026" is searched for those JSON escapes too (_holds_json_url).
 _CANDIDATE = regex.compile(
     r"(?P<scheme>[xX*](?<=[hHfF][xX]|[hH]\*)(?:[xX*](?<=[hH][xX][xX]|[hH]\*\*))?[pP]"
     r"(?<=[fF][xX][pP]|[hH][xX][xX][pP]|[hH]\*\*[pP])[sS]?)"
@@ -120,7 +120,8 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
     if match.group("scheme") is not None:
-        # at a word's start, before ":", "[:]" or "[://]"; "tt" takes the case of the "p"
+        # at a word's start, before ":", "[:]" or "[://]" (fxp: before an authority's "//"); "tt" takes the case of
+        # the "p"
         if before in _SCHEME_CHARS or not (after == ":" or text.startswith(("[:]", "[://]"), end)):
             return None
         written = text[start:end]
