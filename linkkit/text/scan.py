@@ -438,9 +438,10 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
     while True:
         end = _run_end(run, text, pos, limit)
         rounds += text.count("(", pos, end)
-        if not squares:
+        opened = text.count("[", pos, end)
+        if opened and not squares:
             unmatched = text.find("[", pos, end)  # a run holds no "]": its first "[" opens at depth 0
-        squares += text.count("[", pos, end)
+        squares += opened
         if end >= limit:
             break
         closer = text[end]  # a closing bracket with no opening partner inside the reference ends it
