@@ -463,6 +463,112 @@ def test_a_response_to_another_protocol_is_read_as_a_resource_is(
         ("a href", "http://site.example/x")]
 
 
+def _http(status: str, headers: list[tuple[str, str]], body: bytes = b"", version: str = "HTTP/1.1") -> bytes:
+    """An HTTP message as a record's block holds it: a status or request line, fields, an empty line, the body."""
+    return "".join(f"{line}\r\n" for line in [f"{version} {status}".strip(), *(f"{n}: {v}" for n, v in headers)]
+                   ).encode("latin-1") + b"\r\n" + body
+
+
+def _wget() -> tuple[bytes, list[tuple[str, str]]]:
+    """WARC/1.0 as wget 1.21 writes it: target URIs in <...>, each response after its request, a 301, the
+    manifest (metadata) and its arguments and log as resources, one gzip member per record."""
+    http, meta = "application/http;msgtype=", "metadata://gnu.org/software/wget/warc/"
+    page = b'<html><meta charset="windows-1252"><a href="caf\x92.html">x</a> <img src="/i.png">'
+    records = [
+        record("warcinfo", b"software: Wget/1.21.3 (linux-gnu)\r\nformat: WARC File Format 1.0\r\n", version="1.0",
+               content_type="application/warc-fields"),
+        record("request", _http("", [("Host", "site.example"), ("Referer", "http://r.example/")],
+                                version="GET / HTTP/1.1"),
+               target="<http://site.example/>", content_type=http + "request", version="1.0"),
+        record("response", _http("200 OK", [("Content-Type", "text/html"), ("Transfer-Encoding", "chunked")],
+                                 chunked(page)), target="<http://site.example/>", content_type=http + "response",
+               version="1.0"),
+        record("response", _http("301 Moved Permanently", [("Location", "/new/"), ("Content-Length", "0")]),
+               target="<http://site.example/old>", content_type=http + "response", version="1.0"),
+        record("metadata", b"<urn:uuid:00000000-0000-0000-0000-000000000001>\n", target=f"<{meta}MANIFEST.txt>",
+               content_type="text/plain", version="1.0"),
+        record("resource", b'"-r" "http://site.example/" \n', target=f"<{meta}wget_arguments.txt>",
+               content_type="text/plain", version="1.0"),
+        record("resource", b"--2026-11-24 00:00:00--  http://site.example/old\nLocation: /new/ [following]\n",
+               target=f"<{meta}wget.log>", content_type="text/plain", version="1.0"),
+    ]
+    return per_record_gzip(records)[0], [
+        ("a href", "http://site.example/caf\u2019.html"), ("img src", "http://site.example/i.png"),
+        ("http location", "http://site.example/new/"), ("quote", "http://site.example/"),
+        ("bare", "http://site.example/old")]
+
+
+def _heritrix() -> tuple[bytes, list[tuple[str, str]]]:
+    """WARC/1.0 as Heritrix 3 writes it: a dns: response, robots.txt, outlinks in metadata, a revisit by digest, an
+    HTTP/1.0 response compressed with gzip, one gzip member per record."""
+    http = "application/http; msgtype=response"
+    records = [
+        record("warcinfo", b"software: Heritrix/3.4.0\r\n", version="1.0", content_type="application/warc-fields"),
+        record("response", b"20261124000000\nsite.example.\t300\tIN\tA\t192.0.2.1\n", target="dns:site.example",
+               content_type="text/dns", version="1.0"),
+        record("response", _http("200 OK", [("Content-Type", "text/plain")], b"Sitemap: http://site.example/s.xml\n"),
+               target="http://site.example/robots.txt", content_type=http, version="1.0"),
+        record("metadata", b"via: http://site.example/robots.txt\r\noutlink: http://site.example/x L a/@href\r\n",
+               target="http://site.example/", content_type="application/warc-fields", version="1.0"),
+        record("revisit", _http("200 OK", [("Content-Type", "text/html"), ("Link", "</rv>")]),
+               target="http://site.example/again", content_type=http, version="1.0", extra={
+                   "WARC-Profile": "http://netpreserve.org/warc/1.0/revisit/identical-payload-digest",
+                   "WARC-Refers-To": "<urn:uuid:00000000-0000-0000-0000-000000000009>", "WARC-Truncated": "length"}),
+        record("response", _http("200 OK", [("Content-Type", "text/html; charset=UTF-8"), ("Content-Encoding", "gzip")],
+                                 gzip.compress(b'<a href="p.html">p</a>'), version="HTTP/1.0"),
+               target="http://site.example/d/", content_type=http, version="1.0"),
+    ]
+    return per_record_gzip(records)[0], [("bare", "http://site.example/s.xml"), ("a href", "http://site.example/d/p.html")]
+
+
+def _common_crawl() -> tuple[bytes, list[tuple[str, str]]]:
+    """WARC/1.0 as Common Crawl writes it: request, response (its payload stored decoded, the original codings
+    renamed X-Crawler-*, cut at its size limit) and metadata per page; then a WET conversion record."""
+    http = "application/http; msgtype="
+    page = b"".join(b'<a href="/p%d">%d</a>' % (i, i) for i in range(5))
+    records = [
+        record("request", _http("", [("Host", "cc.example")], version="GET /a HTTP/1.1"), target="https://cc.example/a",
+               content_type=http + "request", version="1.0"),
+        record("response", _http("200 OK", [
+            ("Content-Type", "text/html; charset=UTF-8"), ("X-Crawler-Content-Encoding", "gzip"),
+            ("X-Crawler-Content-Length", "999")], page[:-12]), target="https://cc.example/a",
+               content_type=http + "response", version="1.0",
+               extra={"WARC-Truncated": "length", "WARC-Identified-Payload-Type": "text/html"}),
+        record("metadata", b"fetchTimeMs: 12\r\ncharset-detected: UTF-8\r\n", target="https://cc.example/a",
+               content_type="application/warc-fields", version="1.0"),
+        record("conversion", b"A page https://wet.example/\n", target="https://cc.example/a", content_type="text/plain",
+               version="1.0"),
+    ]
+    return per_record_gzip(records)[0], [("a href", f"https://cc.example/p{i}") for i in range(4)]
+
+
+def _browsertrix() -> tuple[bytes, list[tuple[str, str]]]:
+    """WARC/1.1 as Browsertrix and Webrecorder write it: the page's response, its page info (JSON) and its
+    extracted text as resources named by urn: target URIs."""
+    records = [
+        response("https://bt.example/p/", b'<a href="q">q</a>', headers=[
+            ("content-type", "text/html; charset=utf-8"), ("link", "<https://bt.example/f.woff2>; rel=preload")]),
+        record("resource", b'{"url": "https://bt.example/p/", "title": "p"}', target="urn:pageinfo:https://bt.example/p/",
+               content_type="application/json"),
+        record("resource", b"q https://linked.example/", target="urn:text:https://bt.example/p/",
+               content_type="text/plain"),
+    ]
+    return per_record_gzip(records)[0], [
+        ("http link", "https://bt.example/f.woff2"), ("a href", "https://bt.example/p/q"),
+        ("bare", "https://linked.example/")]
+
+
+@pytest.mark.parametrize("writer", [_wget, _heritrix, _common_crawl, _browsertrix],
+                         ids=["wget", "heritrix", "common-crawl", "browsertrix"])
+def test_archives_shaped_as_real_writers_write_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], writer: Callable[[], tuple[bytes, list[tuple[str, str]]]]
+) -> None:
+    # the policy over each writer's shape: responses and resources read, every other record type passed over, the
+    # payload decoded, the header links first, each record in its place
+    archive, expected = writer()
+    assert [(r["where"], r["uri"]) for r in extract(capsys, write(tmp_path, "w.warc.gz", archive))] == expected
+
+
 def test_records_that_hold_no_page_give_no_links(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
