@@ -149,3 +149,20 @@ def test_a_reference_cannot_be_changed(name: str) -> None:
     with pytest.raises(AttributeError, match="immutable"):
         delattr(reference, name)
     assert not hasattr(reference, "__dict__")
+
+
+def test_where_the_api_differs_from_re_on_purpose() -> None:
+    """The differences the README lists: no pattern, so no pos, endpos or flags; a negative count refused (re.sub
+    replaces nothing); a string repl written as it is (re.sub would expand \\g<0>); no .re nor .expand()."""
+    text = "see http://a.example/b and http://c.example/"
+    assert re.sub(r"http\S+", "X", text, count=-1) == text
+    with pytest.raises(ValueError, match="count must be at least 0"):
+        linkkit.sub("X", text, count=-1)
+    assert re.sub(r"http\S+", r"<\g<0>>", text) == "see <http://a.example/b> and <http://c.example/>"
+    assert linkkit.sub(r"<\g<0>>", text) == r"see <\g<0>> and <\g<0>>"
+    assert linkkit.sub(lambda ref: f"<{ref.uri}>", text) == "see <http://a.example/b> and <http://c.example/>"
+    for options in ({"pos": 4}, {"endpos": 10}, {"flags": re.I}):
+        with pytest.raises(TypeError):
+            linkkit.findall(text, **options)  # type: ignore[arg-type]
+    reference = next(linkkit.finditer(text))
+    assert not hasattr(reference, "re") and not hasattr(reference, "expand")
