@@ -271,12 +271,16 @@ def _undone(coding: str, payload: bytes, most: int) -> bytes:
 
 def _gunzipped(payload: bytes, most: int) -> bytes:
     """*payload* in content coding ``gzip`` decompressed, at most *most* bytes: every member of it, as a gzip file
-    is a series of members (RFC 1952 2.2); bytes after a member that start none are ignored."""
+    is a series of members (RFC 1952 2.2); bytes after a member that start no intact one are ignored, as bytes
+    after the last member are (a damaged first member is an error)."""
     member = zlib.decompressobj(16 + zlib.MAX_WBITS)
     out = member.decompress(payload, most)
     while member.eof and member.unused_data.startswith(b"\x1f\x8b") and len(out) < most:
         rest, member = member.unused_data, zlib.decompressobj(16 + zlib.MAX_WBITS)
-        out += member.decompress(rest, most - len(out))
+        try:
+            out += member.decompress(rest, most - len(out))
+        except zlib.error:
+            break
     return out
 
 

@@ -171,12 +171,14 @@ def test_a_gzip_payload_of_several_members_gives_the_links_of_every_member(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # RFC 1952 2.2: a gzip file is a series of members (a server that compresses a page piece by piece writes
-    # several); the first member alone was read. Bytes after the last member that start none are ignored.
-    body = gzip.compress(PAGE[:30]) + gzip.compress(PAGE[30:]) + b"\r\n"
-    archive = write(tmp_path, "m.warc", response("http://site.example/", body, headers=[
-        ("Content-Type", "text/html"), ("Content-Encoding", "gzip")]))
-    assert [r["uri"] for r in extract(capsys, archive)] == [
-        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
+    # several); the first member alone was read. Bytes after the last member that start none are ignored, and so
+    # is a damaged member after intact ones (the links of those before it are not lost to an error record).
+    for tail in (b"\r\n", gzip.compress(b"x")[:10] + b"\xff" * 8):  # a member's header, then no DEFLATE block
+        body = gzip.compress(PAGE[:30]) + gzip.compress(PAGE[30:]) + tail
+        archive = write(tmp_path, "m.warc", response("http://site.example/", body, headers=[
+            ("Content-Type", "text/html"), ("Content-Encoding", "gzip")]))
+        assert [r["uri"] for r in extract(capsys, archive)] == [
+            "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
 
 
 @pytest.mark.parametrize("interim", [
