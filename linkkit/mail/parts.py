@@ -23,6 +23,7 @@ _QP_TRAILING_SPACE = re.compile(rb"[ \t]++(?=\r?\n|\Z)")
 _NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/]++")
 _FOREIGN_IN_BASE64 = re.compile(rb"[^A-Za-z0-9+/=\r\n \t]")
 _LINE_END = re.compile(rb"\r?\n")
+_BLANK_LINES = re.compile(rb"(?:[ \t]*+\r?\n)*+")
 
 IDENTITY_ENCODINGS = frozenset({"7bit", "8bit", "binary"})  # RFC 2045 6.2
 TRANSFER_ENCODINGS = IDENTITY_ENCODINGS | {"quoted-printable", "base64"}
@@ -68,12 +69,15 @@ def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes)
     if encoding == "quoted-printable":
         return _quoted_printable(data, newline)
     if encoding == "base64":
-        width = first.start() if first is not None else len(original)
-        if first is None or not original[first.end() :].strip():  # one line tells no line length: 76 then at least
+        lead = _BLANK_LINES.match(original).end()  # type: ignore[union-attr]  # matches empty
+        body = original[lead:]  # the blank lines a writer left before the data stay, as those after it
+        line = _LINE_END.search(body)
+        width = line.start() if line is not None else len(body)
+        if line is None or not body[line.end() :].strip():  # one line tells no line length: 76 then at least
             width = max(width, 76)
         encoded = binascii.b2a_base64(data, newline=False)
         lines = [encoded[i : i + width] for i in range(0, len(encoded), width)]
-        return newline.join(lines) + original[len(original.rstrip(b"\r\n")) :]  # its line ends after the last line
+        return original[:lead] + newline.join(lines) + body[len(body.rstrip(b"\r\n")) :]  # line ends after the last
     return data
 
 

@@ -331,3 +331,20 @@ def test_an_iso_2022_jp_part_read_with_its_windows_rows_is_written_back_with_the
     assert new == message.replace(b'href="', b'href="http://b.example/')
     assert mail.rewrite(message, "http://b.example/\u8cc7\u6599/\u00e9").endswith(
         b'href="http://b.example/\x1b$B;qNA\x1b(B/%C3%A9">\x1b(I1\x1b(B</a>\r\n')
+
+
+def test_base64_keeps_the_blank_lines_before_its_first_line_and_its_line_length() -> None:
+    # a writer's blank line between the header and the data (two empty lines) is no base64 data (RFC 2045 6.8): it
+    # stays, and the line length is the first data line's (the empty first line made it 0: range() raised)
+    text = b"see http://a.example/x " * 8
+    for newline in (b"\n", b"\r\n"):
+        encoded = base64.b64encode(text)
+        data = newline.join(encoded[i : i + 64] for i in range(0, len(encoded), 64)) + newline
+        for lead in (newline, newline + b" \t" + newline):
+            message = (b"Content-Type: text/plain" + newline + b"Content-Transfer-Encoding: base64" + newline
+                       + newline + lead + data)
+            (body,) = bodies(defang(message))
+            assert body.startswith(lead) and body[len(lead) :].split(newline)[0] == base64.b64encode(
+                text.replace(b"http", b"hxxp"))[:64]
+            assert base64.b64decode(body) == text.replace(b"http", b"hxxp")
+
