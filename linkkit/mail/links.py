@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import email.message
-import email.utils
 import re
 import urllib.parse
 from collections.abc import Callable, Iterator
@@ -28,7 +27,7 @@ if TYPE_CHECKING:  # the finders are loaded on first use (linkkit's face): readi
 from .base import entity_base, is_absolute
 from .errors import Problem
 from .flowed import delsp_flowed, unflow
-from .message import ContentIds, Entity, content_ids, field_value, parse
+from .message import ContentIds, Entity, content_ids, field_value, parameter, parse
 from .parts import Decoded, decode_text, decode_transfer, header_text, html_charset, without_comments
 
 Source = Literal["text", "html-attr", "html-text", "header"]
@@ -131,13 +130,8 @@ def read(message: bytes | bytearray | memoryview | email.message.Message) -> Rea
 
 
 def _charset(entity: Entity) -> str | None:
-    try:
-        value = entity.type_field.get_param("charset") if entity.type_field is not None else None
-    except Exception:
-        return None
-    if isinstance(value, tuple):  # RFC 2231 continuation or language
-        value = email.utils.collapse_rfc2231_value(value)
-    return str(value).strip() if value else None
+    value = parameter(entity.type_field, "charset")
+    return value.strip() if value else None
 
 
 def text_parts(reading: Reading, base_url: str | None) -> Iterator[TextPart | Entity]:

@@ -165,18 +165,27 @@ def _content_type(value: str | None, default: str) -> str | None:
     return None if found is None else f"{found[1]}/{found[2]}".lower()
 
 
-def _boundary(field: Message | None) -> str | None:
+def parameter(field: Message | None, name: str) -> str | None:
+    """The value of the Content-Type parameter *name* that *field* (:func:`content_type_field`) reads, RFC 2231
+    continuations and charset undone; None when absent or unreadable.  Never raises: compat32's ``get_param`` can,
+    and ``collapse_rfc2231_value`` raises ValueError on a charset name with a NUL (``charset*=ut\\0f-8''x``)."""
     if field is None:
         return None
     try:
-        boundary = field.get_param("boundary")
+        value = field.get_param(name)
     except Exception:
         return None
-    if isinstance(boundary, tuple):  # RFC 2231 value
-        boundary = email.utils.collapse_rfc2231_value(boundary)
-    if not boundary:
-        return None
-    return email.utils.unquote(str(boundary)).rstrip(" ")
+    if isinstance(value, tuple):  # RFC 2231 4: (charset, language, value)
+        try:
+            value = email.utils.collapse_rfc2231_value(value)
+        except ValueError:  # a charset name str() refuses: the value as written
+            value = email.utils.unquote(value[2])
+    return str(value) if value else None
+
+
+def _boundary(field: Message | None) -> str | None:
+    boundary = parameter(field, "boundary")
+    return email.utils.unquote(boundary).rstrip(" ") if boundary else None
 
 
 def _delimiters(buffer: bytes, start: int, end: int, boundary: bytes) -> list[tuple[int, int, bool]]:
@@ -356,4 +365,4 @@ def content_ids(root: Entity) -> ContentIds:
 
 
 __all__ = ["MAX_DEPTH", "ContentIds", "Entity", "content_ids", "content_type_field", "field_value", "header",
-           "message_id", "parse", "parse_headers"]
+           "message_id", "parameter", "parse", "parse_headers"]
