@@ -166,8 +166,11 @@ def decode_text(data: bytes, label: str | None) -> Decoded:
             if reading is None:
                 break
             try:
-                return Decoded(data.decode(reading), reading, "strict", False, None)
-            except (UnicodeDecodeError, LookupError, ValueError, TypeError):
+                text = data.decode(reading)
+                if reading.startswith("iso2022"):
+                    text.encode(reading)  # Python's decoders pass the 8-bit bytes after a stray ESC as Latin-1
+                return Decoded(text, reading, "strict", False, None)
+            except (LookupError, ValueError, TypeError):  # UnicodeDecodeError and UnicodeEncodeError among them
                 pass
         why = f"bytes that are not {label or 'us-ascii'}"
     else:

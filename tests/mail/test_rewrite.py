@@ -348,3 +348,12 @@ def test_base64_keeps_the_blank_lines_before_its_first_line_and_its_line_length(
                 text.replace(b"http", b"hxxp"))[:64]
             assert base64.b64decode(body) == text.replace(b"http", b"hxxp")
 
+
+def test_a_part_python_reads_but_cannot_write_back_falls_back_and_is_rewritten() -> None:
+    # a stray ESC in ISO-2022-JP: Python's decoder passes the next 8-bit byte as Latin-1, its encoder refuses it, and
+    # rewriting the part raised UnicodeEncodeError; it is read as a charset fallback, written back byte for byte
+    message = (b"Content-Type: text/plain; charset=ISO-2022-JP\nContent-Transfer-Encoding: 7bit\n\n"
+               b"\x1b\xaa see http://a.example/x\n")
+    (link,) = mail.links(message)
+    assert link.charset_fallback
+    assert mail.rewrite(message, "http://b.example/") == message.replace(b"http://a.example/x", b"http://b.example/")
