@@ -28,12 +28,60 @@ WINDOWS_1252 = WHATWG_TABLES["cp1252"]
 _WHATWG_ENCODINGS = {codec: codecs.charmap_build(table) for codec, table in WHATWG_TABLES.items()}
 
 
+# Shift_JIS as the Encoding Standard reads it (its index jis0208): Python's shift_jis (JIS X 0208, whose row 1 has
+# U+301C WAVE DASH at 81 60), and the NEC and IBM extensions and the user-defined area only Python's cp932 reads
+# (① is 87 40, 髙 FB FC). It is read as cp932 but for the six row-1 pairs where cp932 is not JIS, and the four
+# single bytes the standard leaves undefined (A0, FD-FF, private-use characters in cp932), so that a URL holding ①
+# is written back as its bytes, not as U+FFFD.
+_SHIFT_JIS_ROW_1 = {pair: pair.decode("shift_jis") for pair in
+                    (b"\x81\x60", b"\x81\x61", b"\x81\x7c", b"\x81\x91", b"\x81\x92", b"\x81\xca")}
+_CP932_ONLY = frozenset(pair.decode("cp932") for pair in _SHIFT_JIS_ROW_1) | frozenset("\uf8f0\uf8f1\uf8f2\uf8f3")
+
+
 def encoded(text: str, codec: str, errors: str = "strict") -> bytes:
-    """*text* in *codec*, a windows-* codec as the Encoding Standard defines it (:data:`WHATWG_TABLES`)."""
+    """*text* in *codec*, a windows-* codec (:data:`WHATWG_TABLES`) and Shift_JIS as the Encoding Standard define
+    them."""
     encoding = _WHATWG_ENCODINGS.get(codec)
     if encoding is not None:
         return codecs.charmap_encode(text, errors, encoding)[0]
+    if codec == "shift_jis":
+        try:
+            return text.encode(codec)
+        except UnicodeEncodeError:
+            return b"".join(_shift_jis_character(character, errors) for character in text)
     return text.encode(codec, errors)
+
+
+def _shift_jis_character(character: str, errors: str) -> bytes:
+    """A character in Shift_JIS: Python's shift_jis, else cp932 (① as 87 40) where that reads back as the same
+    character, else as *errors* writes it."""
+    try:
+        return character.encode("shift_jis")
+    except UnicodeEncodeError:
+        if character not in _CP932_ONLY:
+            try:
+                return character.encode("cp932")
+            except UnicodeEncodeError:
+                pass
+    return character.encode("shift_jis", errors)
+
+
+def _as_shift_jis(text: str, starts: list[int], data: bytes) -> str:
+    """*text*, decoded from *data* as cp932 (each character starting at *starts*), as Shift_JIS reads it."""
+    if _CP932_ONLY.isdisjoint(text):
+        return text
+    return "".join(
+        _shift_jis_reading(character, data[starts[index] : starts[index + 1]]) if character in _CP932_ONLY
+        else character
+        for index, character in enumerate(text)
+    )
+
+
+def _shift_jis_reading(character: str, written: bytes) -> str:
+    """What Shift_JIS reads for the bytes cp932 read as *character*, one of :data:`_CP932_ONLY`."""
+    if len(written) == 1:  # A0, FD-FF: cp932's private-use characters, undefined in the standard
+        return "\ufffd"
+    return _SHIFT_JIS_ROW_1.get(written, character)  # the IBM extensions' U+FFE2 is the standard's too
 
 
 def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
@@ -45,11 +93,15 @@ def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
     that at every boundary in the initial state new text, encoded from that state, can be spliced. From such a
     state a chunk whose characters are each encoded on their own (valid UTF-16, EBCDIC) is taken at once; a long
     silent run is fed in growing steps: linear. Never raises: bytes the codec rejects are U+FFFD. A windows-*
-    codec is read by its table (:data:`WHATWG_TABLES`): one character a byte.
+    codec is read by its table (:data:`WHATWG_TABLES`): one character a byte; Shift_JIS as cp932 is, but for what
+    :func:`_as_shift_jis` reads otherwise.
     """
     table = WHATWG_TABLES.get(codec)
     if table is not None:
         return codecs.charmap_decode(data, "replace", table)[0], list(range(len(data) + 1))
+    if codec == "shift_jis":  # as the Encoding Standard reads it (see _SHIFT_JIS_ROW_1)
+        read, where = _decoded(data, "cp932")
+        return _as_shift_jis(read, where, data), where
     decoder = codecs.getincrementaldecoder(codec)("replace")
     initial = decoder.getstate()
     text: list[str] = []
