@@ -8,6 +8,7 @@ import dataclasses
 import io
 import operator
 import re
+import string
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from itertools import repeat
@@ -454,7 +455,7 @@ def _edits(resolved: _Resolved, news: list[str], nested: Sequence[Edit] = ()) ->
         # The common case, inlined: a URL in a double-quoted attribute, nothing in it to escape or encode.
         if (
             quote == '"' and f.kind == URL and new.isprintable() and "&" not in new and '"' not in new
-            and new[:1] != " " and new[-1:] != " "
+            and new[:1] != " " and new[-1:] != " " and f.span[0] == f.start
         ):
             edits.append((f.span[0], f.span[1], new, "xmlcharrefreplace"))
             continue
@@ -462,9 +463,14 @@ def _edits(resolved: _Resolved, news: list[str], nested: Sequence[Edit] = ()) ->
         if f.kind == REFRESH:  # what precedes the URL in the content, its references decoded
             new = _held_after(_decode(view, f.start, f.span[0], None, True)[0], new)
         if f.kind == TEXT:
-            edits.append((f.span[0], f.span[1], *_written_text(new, f.quote)))
+            text, errors = _written_text(new, f.quote)
+            if f.quote == ESCAPED:
+                text = _after_reference(view, f.start, f.span[0], text)
+            edits.append((f.span[0], f.span[1], text, errors))
         elif quote and quote in QUOTES_AND_STYLE_TEXTS:
             text, errors = _written(new, f.css, quote)
+            if quote in _REFERENCES_READ:
+                text = _after_reference(view, f.start, f.span[0], text)
             edits.append((f.span[0], f.span[1], text, errors))
         else:
             unquoted.setdefault((f.start, f.end), []).append((f, new))
@@ -493,7 +499,7 @@ def _edits(resolved: _Resolved, news: list[str], nested: Sequence[Edit] = ()) ->
                 )
         for item, item_new in items:
             text, errors = _written(item_new, item.css, added)
-            edits.append((item.span[0], item.span[1], text, errors))
+            edits.append((item.span[0], item.span[1], _after_reference(view, start, item.span[0], text), errors))
         if added:  # after the URL edits: an empty value's URL and both quotes share one position
             edits.append((end, end, added, "strict"))
     if unquoted or nested:  # the loop's edits are in document order, as the URLs found are; these are after them
@@ -502,6 +508,27 @@ def _edits(resolved: _Resolved, news: list[str], nested: Sequence[Edit] = ()) ->
         where = prepared.offsets({p for start, end, _, _ in edits for p in (start, end)})
         edits = [(where[start], where[end], text, errors) for start, end, text, errors in edits]
     return prepared.codec, edits
+
+
+# Where character references are read: attribute values and the text of an SVG or MathML <style> (13.2.6.5).
+_REFERENCES_READ = frozenset("\"'" + FOREIGN_TEXT)
+# An "&" and a run of "#", letters and digits right before a URL may be a character reference left open (no ";"): a
+# new value starting with an ASCII letter, digit, ";" or "=" would change how it reads (13.2.5.72-80: "&quot" + "h"
+# is no reference in an attribute, "&#34" + "1" is another number, "&not" + "in;" is "&notin;").
+_OPEN_REFERENCE = re.compile(r"&[#0-9A-Za-z]*")
+_EXTENDS_REFERENCE = frozenset(string.ascii_letters + string.digits + ";=")
+
+
+def _after_reference(view: str, start: int, position: int, text: str) -> str:
+    """*text*, written at *position* of a value or text that starts at *start* and whose references are read, with
+    its first character as a numeric reference when it would extend a reference left open right before it
+    (``style=url(&quot/>`` made absolute is ``url(&quot&#104;ttp://...``, not ``url(&quothttp://...``)."""
+    if text[:1] not in _EXTENDS_REFERENCE:
+        return text
+    ampersand = view.rfind("&", start, position)
+    if ampersand < 0 or _OPEN_REFERENCE.fullmatch(view, ampersand, position) is None:
+        return text
+    return f"&#{ord(text[0])};{text[1:]}"
 
 
 def _edit_order(edit: Edit) -> tuple[int, int]:
