@@ -38,18 +38,22 @@ _SHIFT_JIS_ROW_1 = {pair: pair.decode("shift_jis") for pair in
 _CP932_ONLY = frozenset(pair.decode("cp932") for pair in _SHIFT_JIS_ROW_1) | frozenset("\uf8f0\uf8f1\uf8f2\uf8f3")
 
 
+# The codecs :func:`encoded` writes otherwise than Python's codec of that name.
+OWN_CODECS = frozenset({*WHATWG_TABLES, "shift_jis"})
+
+
 def encoded(text: str, codec: str, errors: str = "strict") -> bytes:
     """*text* in *codec*, a windows-* codec (:data:`WHATWG_TABLES`) and Shift_JIS as the Encoding Standard define
     them."""
+    if codec not in OWN_CODECS:
+        return text.encode(codec, errors)
     encoding = _WHATWG_ENCODINGS.get(codec)
     if encoding is not None:
         return codecs.charmap_encode(text, errors, encoding)[0]
-    if codec == "shift_jis":
-        try:
-            return text.encode(codec)
-        except UnicodeEncodeError:
-            return b"".join(_shift_jis_character(character, errors) for character in text)
-    return text.encode(codec, errors)
+    try:  # Shift_JIS, the one other of OWN_CODECS
+        return text.encode(codec)
+    except UnicodeEncodeError:
+        return b"".join(_shift_jis_character(character, errors) for character in text)
 
 
 def _shift_jis_character(character: str, errors: str) -> bytes:

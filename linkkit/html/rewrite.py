@@ -18,7 +18,7 @@ from ..uri.percent import percent_encode
 from ..uri.resolution import Base
 from .base import _base, _target
 from .css import _css_escape, _encodable, css_escape_chars, css_escape_unencodable
-from .decoding import _decoded, encoded
+from .decoding import OWN_CODECS, _decoded, encoded
 from .encoding import _BOMS, _encoding, _is_ascii_compatible, meta_codec
 from .places import ASCII_WHITESPACE, REFRESH, SRCSET, TOKENS, URL, Link, read_refresh
 from .tokenizer import CDATA_TEXT, FOREIGN_TEXT, RAW_TEXT, STYLE_TEXTS, _SURROGATES, _decode, _Found, _Scan, _scan
@@ -586,8 +586,8 @@ def _encoded(text: str, codec: str, errors: str) -> bytes:
         text, errors = css_escape_unencodable(text, codec), "strict"
     elif errors == PERCENT_ESCAPES:
         text, errors = _percent_unencodable(text, codec), "strict"
-    try:
-        return encoded(text, codec, errors)
+    try:  # Python's codec without a call for most documents (UTF-8)
+        return text.encode(codec, errors) if codec not in OWN_CODECS else encoded(text, codec, errors)
     except (ValueError, LookupError):
         pass
     pieces = []
