@@ -97,6 +97,9 @@ ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
     "\u3016": ("\u3017", "bracket"),  # 〖 〗
     "\u3018": ("\u3019", "bracket"),  # 〘 〙
     "\u301a": ("\u301b", "bracket"),  # 〚 〛
+    # ⟨ ⟩ (MATHEMATICAL ANGLE BRACKETS): groff's \[la] and \[ra], which a man page prints around the URL of .UR and
+    # the address of .MT (groff_man(7)) on a UTF-8 terminal, where it prints < > on an ASCII one.
+    "\u27e8": ("\u27e9", "bracket"),
     "<": (">", "angle"),  # an e-mail in <...>; URIs in <...> take the angle path below
 }
 
