@@ -202,6 +202,11 @@ _ABBREVIATED_AHEAD = _Pattern(r"(?i:www|ftp)\.")
 _QUOTE_MARKER = _Pattern(r"[ \t]*(?:>[ \t]*)+")
 _QUOTE_MARKER_AFTER_BREAK = _Pattern(r"(?<=[\r\n])[ \t]*(?:>[ \t]*)+")
 _MAX_QUOTED_LINE = 256  # how far back the start of a quoted line is looked for
+# A page break of a plain-text RFC or Internet-Draft (RFC 2223 3a, 4b, 4c): the running footer that ends a page
+# ("Author  Category  [Page N]") and the running header that starts the next ("RFC 3986  URI Generic Syntax  January
+# 2005"), each from the start of its line, a form feed between them. A <...> reference wrapped over a page break
+# runs through both (rule 3), and neither is part of it.
+_PAGE_BREAK = _Pattern(r"(?<=[\r\n])\S[^\r\n]*\[Page [0-9]+\][ \t]*(?:\r\n|\r|\n)\f?(?:\r\n|\r|\n)?\S[^\r\n]*")
 # A hyphen at a line break, read one way in .uri and the other way in .alternatives (HYPHEN_READINGS).
 _HYPHEN_AT_BREAK = _Pattern(_class("".join(HYPHEN_READINGS)) + _BEFORE_LINE_BREAK)
 
@@ -535,9 +540,12 @@ def _continuation(text: str, hyphen_end: int, limit: int, quoted: bool) -> int |
 
 def _cleaned(raw: str) -> str:
     """The reference without the whitespace that wraps it (RFC 2396 appendix E: "should be ignored"), without
-    the quote markers of the quoted mail lines it runs over, and without the typesetters' hyphens at its breaks."""
+    the quote markers of the quoted mail lines it runs over, the running footer and header of the RFC page breaks
+    it runs over, and the typesetters' hyphens at its breaks."""
     if ">" in raw:
         raw = _QUOTE_MARKER_AFTER_BREAK.sub("", raw)
+    if "[Page " in raw:
+        raw = _PAGE_BREAK.sub("", raw)
     return "".join(_read_hyphens(raw, 0).split())
 
 
