@@ -242,6 +242,18 @@ _HOST_AUTHORITY = _Pattern(
     rf"//(?:{_class(URI_CHARS, minus='/?#[]@')}{{0,{MAX_LOCAL_PART}}}+@)?{_LABEL}(?:\.{_LABEL}){{0,126}}+"
     r"(?::[0-9]{1,5}+)?"
 )
+# More hosts of a multi-host authority after a ",": a reg-name may hold a "," (RFC 3986 3.2.2), and MongoDB's and
+# libpq's connection URIs list hosts so ("mongodb://h1:27017,h2:27017/db", "postgresql://db1.example:5432,db2.example
+# /app"). Each host has a port or two labels or more, so that a word of prose is none ("1,https://example.com,N/A",
+# "...,1/2/2024"), and the list runs to the path, query or fragment that ends the authority (a "//" there starts
+# another reference) or, every host with its port, to the end of the run ("mongodb://h1:27017,h2:27017").
+_HOST_NAME = rf"{_LABEL}(?:\.{_LABEL}){{0,126}}+"
+_PORT = r"(?::[0-9]{1,5}+)"
+_RUN_ENDS_AFTER_PROSE = _class("".join(PROSE_PUNCTUATION)) + r"""*+(?:[\s"<>)\]]|\Z)"""
+_MORE_HOSTS = _Pattern(
+    rf"(?:,(?:{_HOST_NAME}{_PORT}|{_LABEL}(?:\.{_LABEL}){{1,126}}+)){{1,64}}+(?=[/?#](?!/))"
+    rf"|(?<=:[0-9]{{1,5}})(?:,{_HOST_NAME}{_PORT}){{1,64}}+(?={_RUN_ENDS_AFTER_PROSE})"
+)
 _LABEL_CHAR = _Pattern(r"[\p{L}\p{N}\-@]")
 # A domain's characters, labels and dots (RFC 1034 3.5), read up to a hyphen that may break its line.
 _DOMAIN_RUN = _Pattern(rf"[\p{{L}}\p{{N}}.\-]{{0,{_RUN_ITEMS}}}+")
@@ -1055,14 +1067,20 @@ def _host_before_prose(text: str, at: int, floor: int, max_length: int) -> _Exte
 def _authority_before_prose(text: str, start: int, colon: int, floor: int, max_length: int) -> _Extent | None:
     """The extent of the reference from *start* whose "scheme:" ends at *colon* when its authority (RFC 3986 3.2) is
     a host name, perhaps with a user and a port, that a character of :data:`_AFTER_HOST` follows right away
-    ("https://github.com's", "1,https://example.com,Example"); None elsewhere.  Read before the walk, in a bounded
+    ("https://github.com's", "1,https://example.com,Example"); None elsewhere, and where more hosts and a path follow
+    the "," (:data:`_MORE_HOSTS`).  Read before the walk, in a bounded
     match: the triggers inside a long run after such a host cost that match each, not the run each."""
     limit = min(len(text), start + max_length)
     run = _AUTHORITY_RUN.match(text, colon + 1, limit)
     if run is None or run.end() == limit or text[run.end()] not in _AFTER_HOST:
         return None  # most: no "//", or an authority that "/", "?", "#", whitespace or the end ends
     authority = _HOST_AUTHORITY.match(text, colon + 1, limit)
-    return _ended_at_host(text, start, None if authority is None else int(authority.end()), limit, floor)
+    if authority is None:
+        return None
+    host = int(authority.end())
+    if text.startswith(",", host) and _MORE_HOSTS.match(text, host, limit) is not None:
+        return None  # a multi-host authority: the walk reads it whole
+    return _ended_at_host(text, start, host, limit, floor)
 
 
 def _ended_at_host(text: str, start: int, host: int | None, limit: int, floor: int) -> _Extent | None:
