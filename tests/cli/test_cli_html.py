@@ -185,6 +185,15 @@ def test_absolutize_uses_the_encoding_option_over_the_bytes_guess(tmp_path, caps
     assert capsysbinary.readouterr().out == absolutized(document)
 
 
+def test_absolutize_in_place_keeps_the_bytes_of_a_utf8_page_labelled_iso_8859_1(tmp_path) -> None:
+    # iso-8859-1 means windows-1252, whose 0x81 is U+0081 (Encoding Standard): the C3 81 of a UTF-8 "Á" stays
+    page = b'<meta charset=iso-8859-1><a href="\xc3\x81ngel.html">\xc3\x81ngel</a>\r\n<img src="caf\xc3\xa9.png">'
+    path = tmp_path / "page.html"
+    path.write_bytes(page)
+    assert cli.main(["absolutize", "--in-place", "--base", "http://e.com/d/", str(path)]) == 0
+    assert path.read_bytes() == page.replace(b'="', b'="http://e.com/d/')
+
+
 def test_absolutize_names_an_unknown_encoding_and_leaves_the_file_alone(tmp_path, capsys) -> None:
     path = corpus_copy(tmp_path, "css.html")
     argv = ["absolutize", "--in-place", str(path), "--base", url("css.html"), "--encoding", "no-such-codec"]
