@@ -153,3 +153,32 @@ def test_iso_2022_jp_windows_rows_read_any_bytes_or_say_where_they_fail(data: by
         assert 0 <= error.start < error.end <= len(data)
     else:
         assert text.encode(iso2022jp.NAME).decode(iso2022jp.NAME) == text
+
+
+def corpus_messages() -> list[bytes]:
+    from fixtures_loader import ROOT
+
+    return [path.read_bytes() for path in sorted((ROOT / "corpora" / "mail").glob("*.eml"))]
+
+
+# What real mailers write, and what breaks it: escape sequences, folds, blank lines before base64, RFC 2231 values
+MAILER_PIECES = st.sampled_from([
+    b"\x1b$B-!", b"\x1b(I", b"\x1b\xaa", b"charset=iso-2022-jp", b"Content-Type: text/html charset=x\n",
+    b'boundary="a\r\n b"', b"\r\n\r\n", b"\n\n\n", b"Content-Transfer-Encoding: base64\n\n\n", b"charset*=\x00''x",
+    b"Content-ID: <x@y>\n", b"cid:x@y", b"Content-Type: message/rfc822\n\n", b"\x87@", b"charset=shift_jis",
+    b"format=flowed; delsp=yes", b"=\n", b"--", b"boundary*0=a; boundary*1*=%ff",
+])
+
+
+@given(st.sampled_from(corpus_messages()), st.lists(st.tuples(st.integers(0, 10_000), MAILER_PIECES), max_size=4))
+@example(b"Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\n\nc2VlIGh0dHA6Ly9hLmV4YW1wbGUveA==\n", [])
+@example(b"Content-Type: text/plain; charset*=ut\x00f-8''utf-8\n\nhttp://a.example/\n", [])
+@example(b"Content-Type: text/plain; charset=ISO-2022-JP\n\n\x1b\xaa see http://a.example/x\n", [])
+def test_damaged_real_messages_are_read_and_rewritten_without_raising(
+    message: bytes, insertions: list[tuple[int, bytes]]
+) -> None:
+    # found by mutating the corpus with these pieces: a rewrite raised ValueError (a base64 body starting with an
+    # empty line) and UnicodeEncodeError (a stray ESC in ISO-2022-JP), links ValueError (a NUL in an RFC 2231 charset)
+    for cut, piece in insertions:
+        message = damaged(message, cut, piece)
+    check(message)
