@@ -453,6 +453,9 @@ _ADVERSARIAL = textwrap.dedent(
         "'http://a'," * (K // 11), "'urn:ab:c'," * (K // 11), "'www.a.b/c'," * (K // 12),
         # whitespace before a ":" or around its "//", which <...> ignores: a trigger every few characters
         "<a\\n://" * (K // 6), "<a :b>" * (K // 6), "a :/" * (K // 4), "<x-app: //" * (K // 10),
+        # a host and a list of more hosts after a ",", too long or ended by no path, then again; RFC page breaks
+        "http://a:1" + ",b:1" * M, ("http://a:1" + ",b.c:1" * 70 + "!") * (K // 420), "http://a,b.c" * (K // 12),
+        "<http://a/" + "\\n\\nDoe  x  [Page 5]\\n\\fRFC 1  T  May\\n\\n  b/" * (K // 40) + ">",
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
