@@ -177,6 +177,14 @@ _WRAPPED_LOCAL_REACH = MAX_LOCAL_PART + 1 + 2 * MAX_WRAP + 2
 _WRAP_WHITESPACE = frozenset(" \t\r\n")  # what may stand right before the second line's part
 # Before "www." or "ftp.": a character that would make it the middle of a word, a host, a path or a query.
 _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
+# ECMA-48 5.4: a control sequence -- CSI (ESC "["), parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, a final
+# byte 0x40-0x7E -- as a terminal's colours and underlines in captured output and CI logs ("\x1b[4mhttps://...",
+# "\x1b[1;36mwww.example.com"): the word after it starts after its final byte, a letter that is no part of a scheme
+# or host.  Read back from where it would end; the run of scheme characters that its digits and final byte begin
+# has a parameter byte or the "[" before it.
+_CONTROL_SEQUENCE_BACK = _Pattern(r"(?r)\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]")
+_CONTROL_SEQUENCE_REACH = 2 + 32 + 8 + 1
+_CONTROL_PARAMETER_END = frozenset("[:;<=>?")  # the parameter bytes that are no scheme characters, and the "["
 
 # --- walking forward -------------------------------------------------------------------------------------------
 
@@ -795,6 +803,12 @@ def _wrapped_scheme(text: str, start: int, colon: int, floor: int) -> tuple[int,
     return head.start(), name
 
 
+def _after_control(text: str, at: int, floor: int) -> bool:
+    """Whether a terminal's control sequence (:data:`_CONTROL_SEQUENCE_BACK`, ECMA-48 5.4) ends right before *at*."""
+    low = max(floor, at - _CONTROL_SEQUENCE_REACH)
+    return text.rfind("\x1b", low, at) >= 0 and _CONTROL_SEQUENCE_BACK.match(text, low, at) is not None
+
+
 def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     """Walk back from a ":" to the scheme that ends there (RFC 3986 3.1): its start and name."""
     low = max(floor, colon - MAX_SCHEME)
@@ -808,6 +822,9 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     # digit right before it makes a word that is no scheme ("1abc://", as robinst/linkify reads both).
     while start < colon and text[start] not in _ALPHA_SET:
         start += 1
+    before = run.start() - 1
+    if before >= floor and text[before] in _CONTROL_PARAMETER_END and _after_control(text, start + 1, floor):
+        start += 1  # "\x1b[4mhttps://": the scheme starts after the final byte "m"
     glued_to_number = start > run.start() and text[start - 1] in _DIGIT_SET
     name = text[start:colon].lower()
     if start > floor and text[start - 1] in "\n\t\r " and (wrapped := _wrapped_scheme(text, start, colon, floor)):
@@ -1032,7 +1049,7 @@ class _ScanState:
 
 
 def _abbreviated_candidate(text: str, at: int, floor: int, options: ScanOptions, scan: _ScanState) -> _Candidate:
-    if at > 0 and text[at - 1] in _ABBREVIATED_NOT_AFTER:
+    if at > 0 and text[at - 1] in _ABBREVIATED_NOT_AFTER and not _after_control(text, at, floor):
         return None, at + 5
     plain = _plain_abbreviated(text, at, floor, options.max_length, scan.base)
     if plain is not None:
