@@ -809,6 +809,18 @@ def _after_control(text: str, at: int, floor: int) -> bool:
     return text.rfind("\x1b", low, at) >= 0 and _CONTROL_SEQUENCE_BACK.match(text, low, at) is not None
 
 
+def _after_control_in(text: str, start: int, stop: int, floor: int) -> int:
+    """Where the word in the run of letters and digits from *start* to *stop* begins: after the final byte of a
+    terminal's control sequence that begins before the run and ends inside it ("\x1b[1;36m" before "36mhttp"), at
+    *start* when none does."""
+    if start == floor or text[start - 1] not in _CONTROL_PARAMETER_END:
+        return start
+    final = start
+    while final < stop and text[final] in _DIGIT_SET:
+        final += 1
+    return final + 1 if final < stop and _after_control(text, final + 1, floor) else start
+
+
 def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     """Walk back from a ":" to the scheme that ends there (RFC 3986 3.1): its start and name."""
     low = max(floor, colon - MAX_SCHEME)
@@ -820,11 +832,9 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
         return None  # longer than any scheme: an identifier of code, not a scheme
     # RFC 3986 3.1: a scheme begins with a letter. Separators before it are glue ("1.http://" begins at "h"); a
     # digit right before it makes a word that is no scheme ("1abc://", as robinst/linkify reads both).
+    start = _after_control_in(text, start, colon, floor)  # "\x1b[4mhttps://": after the final byte "m"
     while start < colon and text[start] not in _ALPHA_SET:
         start += 1
-    before = run.start() - 1
-    if before >= floor and text[before] in _CONTROL_PARAMETER_END and _after_control(text, start + 1, floor):
-        start += 1  # "\x1b[4mhttps://": the scheme starts after the final byte "m"
     glued_to_number = start > run.start() and text[start - 1] in _DIGIT_SET
     name = text[start:colon].lower()
     if start > floor and text[start - 1] in "\n\t\r " and (wrapped := _wrapped_scheme(text, start, colon, floor)):
@@ -1199,6 +1209,7 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
     start = local.start()
     if start == low and low > floor and _LOCAL_PART_CHAR.match(text, low - 1) is not None:
         return None, horizon  # a local-part longer than RFC 5321 allows
+    start = _after_control_in(text, start, at, floor)  # "\x1b[4mjohn@example.com"
     if not text[start:at].isascii():
         start = _after_cjk_prose(text, start, at)
     if start > low and text[start - 1] in _WRAP_WHITESPACE:
