@@ -2,9 +2,10 @@
 
 The data's way: ``mailbox`` (the messages of an mbox, a Maildir or an .eml) -> ``message`` (the MIME entities,
 located in the raw bytes, RFC 2046) -> ``parts`` (transfer encodings, charsets, encoded words: RFC 2045, 2047;
-``iso2022jp`` for the rows of JIS X 0208 that Windows writers add) -> ``base`` (RFC 2557 / RFC 2110) -> ``links``
-(the text scanner, through ``flowed`` for a ``format=flowed; delsp=yes`` part, RFC 3676; ``linkkit.html``; header
-fields: RFC 2369, RFC 5064) -> ``rewrite`` (changed parts re-encoded, every other byte copied).
+``iso2022jp`` and ``eucjp`` for the rows of JIS X 0208 that Windows writers add) -> ``base`` (RFC 2557 / RFC 2110)
+-> ``links`` (the text scanner, through ``flowed`` for a ``format=flowed; delsp=yes`` part, RFC 3676;
+``linkkit.html``; header fields: RFC 2369, RFC 5064) -> ``rewrite`` (changed parts re-encoded, every other byte
+copied).
 """
 
 from typing import TYPE_CHECKING

@@ -24,15 +24,15 @@ _ASCII, _ROMAN, _KATAKANA, _JIS = b"(B", b"(J", b"(I", b"$B"
 _ROMAN_CHARACTERS = {0x5C: "\u00a5", 0x7E: "\u203e"}  # JIS X 0201 Roman's yen sign and overline
 
 
-def _sjis(lead: int, trail: int) -> bytes:
+def sjis_code(lead: int, trail: int) -> bytes:
     """The windows-31J code of the JIS X 0208 code *lead*, *trail* (each 0x21-0x7E)."""
     first = (lead - 0x21) // 2 + 0x81
     second = trail + (0x1F if trail < 0x60 else 0x20) if lead & 1 else trail + 0x7E
     return bytes((first + 0x40 if first > 0x9F else first, second))
 
 
-def _jis(first: int, second: int) -> bytes:
-    """The JIS X 0208 code of the windows-31J two-byte code *first*, *second* (the inverse of :func:`_sjis`)."""
+def jis_code(first: int, second: int) -> bytes:
+    """The JIS X 0208 code of the windows-31J two-byte code *first*, *second* (the inverse of :func:`sjis_code`)."""
     row = ((first - 0x40 if first >= 0xE0 else first) - 0x81) * 2
     if second >= 0x9F:
         return bytes((row + 0x22, second - 0x7E))
@@ -57,7 +57,7 @@ def _segment(data: bytes, start: int, end: int, mode: bytes) -> str:
     if bad is not None or len(segment) % 2:
         at = start + (len(segment) - 1 if bad is None else bad)
         raise UnicodeDecodeError(NAME, data, at, at + 1, "no JIS X 0208 code")
-    sjis = b"".join(_sjis(segment[i], segment[i + 1]) for i in range(0, len(segment), 2))
+    sjis = b"".join(sjis_code(segment[i], segment[i + 1]) for i in range(0, len(segment), 2))
     try:
         return sjis.decode("cp932")
     except UnicodeDecodeError as error:
@@ -95,7 +95,7 @@ def _written(char: str) -> tuple[bytes, bytes] | None:
         return None
     if len(sjis) != 2 or not (0x81 <= sjis[0] <= 0x9F or 0xE0 <= sjis[0] <= 0xEF) or sjis.decode("cp932") != char:
         return None  # a code outside JIS X 0208's 94 rows, or cp932's best fit for another character (¢ for ￠)
-    return _JIS, _jis(*sjis)
+    return _JIS, jis_code(*sjis)
 
 
 def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
@@ -133,4 +133,4 @@ def _search(name: str) -> codecs.CodecInfo | None:
 
 codecs.register(_search)
 
-__all__ = ["NAME", "decode", "encode"]
+__all__ = ["NAME", "decode", "encode", "jis_code", "sjis_code"]

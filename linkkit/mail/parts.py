@@ -14,7 +14,7 @@ import email.header
 import re
 from typing import NamedTuple
 
-from . import iso2022jp
+from . import eucjp, iso2022jp
 
 # RFC 2045 6.7 rule (3): whitespace at the end of an encoded line was perhaps added in transport and is deleted.
 _QP_TRAILING_SPACE = re.compile(rb"[ \t]++(?=\r?\n|\Z)")
@@ -123,12 +123,12 @@ def text_codec(label: str | None) -> str | None:
 
 # The Encoding Standard's decoders for these labels (its table of names and labels; 10.1, 11.1, 12.1, 13.3) read
 # the superset their writers use: gb2312 mail holds GBK, gbk mail gb18030 (the standard's GBK decoder), euc-kr and
-# ks_c_5601-1987 mail windows-949 (Outlook's), big5 mail HKSCS, shift_jis mail windows-31J and iso-2022-jp mail
-# the same rows in JIS X 0208 codes (the standard's index jis0208 holds the NEC and IBM rows Windows writers send:
-# ①, Ⅱ, ㈱; :mod:`linkkit.mail.iso2022jp`).  Python's codecs of those names are the strict sets.  A rewritten part
-# is written in the superset it was read with, which its readers read.
+# ks_c_5601-1987 mail windows-949 (Outlook's), big5 mail HKSCS, shift_jis mail windows-31J and iso-2022-jp and
+# euc-jp mail the same rows in JIS X 0208 codes (the standard's index jis0208 holds the NEC and IBM rows Windows
+# writers send: ①, Ⅱ, ㈱; :mod:`linkkit.mail.iso2022jp`, :mod:`linkkit.mail.eucjp`).  Python's codecs of those names
+# are the strict sets.  A rewritten part is written in the superset it was read with, which its readers read.
 _SUPERSETS = {"gb2312": "gbk", "gbk": "gb18030", "euc_kr": "cp949", "big5": "big5hkscs", "shift_jis": "cp932",
-              "iso2022_jp": iso2022jp.NAME}
+              "iso2022_jp": iso2022jp.NAME, "euc_jp": eucjp.NAME}
 # RFC 2781 4.3 (and the Unicode Standard 3.10, D98 and D101, for UTF-32): text labelled UTF-16 or UTF-32 is
 # big-endian unless a little-endian byte order mark starts it.  Python's codecs of those names read it in the
 # machine's order and write it with a mark in that order; the codec of one order reads and writes it as sent.

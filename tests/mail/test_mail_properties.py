@@ -143,6 +143,14 @@ def test_iso_2022_jp_windows_rows_read_back_what_they_write(text: str) -> None:
     assert data.decode(iso2022jp.NAME) == text
 
 
+@given(JAPANESE.map(lambda text: text.translate({0xA5: "\u4e02", 0x203E: "\u4e02"})))  # JIS X 0212, no Roman
+def test_euc_jp_windows_rows_read_back_what_they_write(text: str) -> None:
+    # EUC-JP with JIS X 0208's NEC and IBM rows, JIS X 0201 katakana (0x8E) and JIS X 0212 (0x8F; linkkit.mail.eucjp)
+    from linkkit.mail import eucjp
+
+    assert text.encode(eucjp.NAME).decode(eucjp.NAME) == text
+
+
 @given(st.binary(max_size=60).map(lambda data: b"\x1b$B-!" + data))
 def test_iso_2022_jp_windows_rows_read_any_bytes_or_say_where_they_fail(data: bytes) -> None:
     from linkkit.mail import iso2022jp
