@@ -180,11 +180,15 @@ _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 # ECMA-48 5.4: a control sequence -- CSI (ESC "["), parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, a final
 # byte 0x40-0x7E -- as a terminal's colours and underlines in captured output and CI logs ("\x1b[4mhttps://...",
 # "\x1b[1;36mwww.example.com"): the word after it starts after its final byte, a letter that is no part of a scheme
-# or host.  Read back from where it would end; the run of scheme characters that its digits and final byte begin
-# has a parameter byte or the "[" before it.
-_CONTROL_SEQUENCE_BACK = _Pattern(r"(?r)\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]")
+# or host.  And IRC's colour code (mIRC's: U+0003, a foreground of one or two digits, perhaps "," and a background of
+# one or two), as raw IRC logs keep it ("\x0304http://..."): the word starts after its digits.  Read back from where
+# either would end; the run of scheme characters that its digits (and final byte) begin has a parameter byte, the
+# "[", the U+0003 or the "," before it.
+_CONTROL_SEQUENCE_BACK = _Pattern(r"(?r)\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]|\x03[0-9]{1,2}(?:,[0-9]{1,2})?")
 _CONTROL_SEQUENCE_REACH = 2 + 32 + 8 + 1
-_CONTROL_PARAMETER_END = frozenset("[:;<=>?")  # the parameter bytes that are no scheme characters, and the "["
+_CONTROL_STARTS = _compile_plain(r"[\x03\x1b]")
+# Before the run: the parameter bytes that are no scheme characters, the "[", U+0003 and the "," of a colour code.
+_CONTROL_PARAMETER_END = frozenset("[:;<=>?\x03,")
 
 # --- walking forward -------------------------------------------------------------------------------------------
 
@@ -804,21 +808,24 @@ def _wrapped_scheme(text: str, start: int, colon: int, floor: int) -> tuple[int,
 
 
 def _after_control(text: str, at: int, floor: int) -> bool:
-    """Whether a terminal's control sequence (:data:`_CONTROL_SEQUENCE_BACK`, ECMA-48 5.4) ends right before *at*."""
+    """Whether a terminal's control sequence or an IRC colour code (:data:`_CONTROL_SEQUENCE_BACK`) ends right before
+    *at*."""
     low = max(floor, at - _CONTROL_SEQUENCE_REACH)
-    return text.rfind("\x1b", low, at) >= 0 and _CONTROL_SEQUENCE_BACK.match(text, low, at) is not None
+    return _CONTROL_STARTS.search(text, low, at) is not None and _CONTROL_SEQUENCE_BACK.match(text, low, at) is not None
 
 
 def _after_control_in(text: str, start: int, stop: int, floor: int) -> int:
     """Where the word in the run of letters and digits from *start* to *stop* begins: after the final byte of a
-    terminal's control sequence that begins before the run and ends inside it ("\x1b[1;36m" before "36mhttp"), at
-    *start* when none does."""
+    terminal's control sequence ("\x1b[1;36m" before "36mhttp") or the digits of an IRC colour code ("\x0304" before
+    "04http") that begins before the run and ends inside it; at *start* when none does."""
     if start == floor or text[start - 1] not in _CONTROL_PARAMETER_END:
         return start
-    final = start
-    while final < stop and text[final] in _DIGIT_SET:
-        final += 1
-    return final + 1 if final < stop and _after_control(text, final + 1, floor) else start
+    digits = start
+    while digits < stop and text[digits] in _DIGIT_SET:
+        digits += 1
+    if digits < stop and _after_control(text, digits + 1, floor):
+        return digits + 1
+    return digits if digits > start and _after_control(text, digits, floor) else start
 
 
 def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
@@ -832,10 +839,10 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
         return None  # longer than any scheme: an identifier of code, not a scheme
     # RFC 3986 3.1: a scheme begins with a letter. Separators before it are glue ("1.http://" begins at "h"); a
     # digit right before it makes a word that is no scheme ("1abc://", as robinst/linkify reads both).
-    start = _after_control_in(text, start, colon, floor)  # "\x1b[4mhttps://": after the final byte "m"
+    word = start = _after_control_in(text, start, colon, floor)  # "\x1b[4mhttps://": after the final byte "m"
     while start < colon and text[start] not in _ALPHA_SET:
         start += 1
-    glued_to_number = start > run.start() and text[start - 1] in _DIGIT_SET
+    glued_to_number = start > word and text[start - 1] in _DIGIT_SET
     name = text[start:colon].lower()
     if start > floor and text[start - 1] in "\n\t\r " and (wrapped := _wrapped_scheme(text, start, colon, floor)):
         return wrapped
