@@ -186,7 +186,6 @@ _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 # "[", the U+0003 or the "," before it.
 _CONTROL_SEQUENCE_BACK = _Pattern(r"(?r)\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]|\x03[0-9]{1,2}(?:,[0-9]{1,2})?")
 _CONTROL_SEQUENCE_REACH = 2 + 32 + 8 + 1
-_CONTROL_STARTS = _compile_plain(r"[\x03\x1b]")
 # Before the run: the parameter bytes that are no scheme characters, the "[", U+0003 and the "," of a colour code.
 _CONTROL_PARAMETER_END = frozenset("[:;<=>?\x03,")
 
@@ -811,15 +810,16 @@ def _after_control(text: str, at: int, floor: int) -> bool:
     """Whether a terminal's control sequence or an IRC colour code (:data:`_CONTROL_SEQUENCE_BACK`) ends right before
     *at*."""
     low = max(floor, at - _CONTROL_SEQUENCE_REACH)
-    return _CONTROL_STARTS.search(text, low, at) is not None and _CONTROL_SEQUENCE_BACK.match(text, low, at) is not None
+    if text.rfind("\x1b", low, at) < 0 and text.rfind("\x03", low, at) < 0:
+        return False
+    return _CONTROL_SEQUENCE_BACK.match(text, low, at) is not None
 
 
 def _after_control_in(text: str, start: int, stop: int, floor: int) -> int:
     """Where the word in the run of letters and digits from *start* to *stop* begins: after the final byte of a
     terminal's control sequence ("\x1b[1;36m" before "36mhttp") or the digits of an IRC colour code ("\x0304" before
-    "04http") that begins before the run and ends inside it; at *start* when none does."""
-    if start == floor or text[start - 1] not in _CONTROL_PARAMETER_END:
-        return start
+    "04http") that begins before the run and ends inside it; at *start* when none does.  Asked only where one of
+    :data:`_CONTROL_PARAMETER_END` stands before *start*."""
     digits = start
     while digits < stop and text[digits] in _DIGIT_SET:
         digits += 1
@@ -839,7 +839,9 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
         return None  # longer than any scheme: an identifier of code, not a scheme
     # RFC 3986 3.1: a scheme begins with a letter. Separators before it are glue ("1.http://" begins at "h"); a
     # digit right before it makes a word that is no scheme ("1abc://", as robinst/linkify reads both).
-    word = start = _after_control_in(text, start, colon, floor)  # "\x1b[4mhttps://": after the final byte "m"
+    if start > floor and text[start - 1] in _CONTROL_PARAMETER_END:
+        start = _after_control_in(text, start, colon, floor)  # "\x1b[4mhttps://": after the final byte "m"
+    word = start
     while start < colon and text[start] not in _ALPHA_SET:
         start += 1
     glued_to_number = start > word and text[start - 1] in _DIGIT_SET
@@ -1216,7 +1218,8 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
     start = local.start()
     if start == low and low > floor and _LOCAL_PART_CHAR.match(text, low - 1) is not None:
         return None, horizon  # a local-part longer than RFC 5321 allows
-    start = _after_control_in(text, start, at, floor)  # "\x1b[4mjohn@example.com"
+    if start > floor and text[start - 1] in _CONTROL_PARAMETER_END:
+        start = _after_control_in(text, start, at, floor)  # "\x1b[4mjohn@example.com"
     if not text[start:at].isascii():
         start = _after_cjk_prose(text, start, at)
     if start > low and text[start - 1] in _WRAP_WHITESPACE:
