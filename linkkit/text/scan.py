@@ -175,6 +175,10 @@ _WRAPPED_LOCAL_PART_BACK = _Pattern(
 )
 _WRAPPED_LOCAL_REACH = MAX_LOCAL_PART + 1 + 2 * MAX_WRAP + 2
 _WRAP_WHITESPACE = frozenset(" \t\r\n")  # what may stand right before the second line's part
+# A ":" glued to what follows it, right after an address's domain: the host of an scp-like address
+# ("git@github.com:user/repo.git", git's "[user@]host.xz:path/to/repo.git/"; "user@host.example:/tmp/"), or a
+# port ("user@host.example:2222"), not a mailbox (RFC 5322 3.4.1 ends an addr-spec with its domain).
+_HOST_PATH = _compile_plain(r":[^\s]")
 # Before "www." or "ftp.": a character that would make it the middle of a word, a host, a path or a query.
 _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 # ECMA-48 5.4: a control sequence -- CSI (ESC "["), parameter bytes 0x30-0x3F, intermediate bytes 0x20-0x2F, a final
@@ -1231,7 +1235,7 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
         # the word before it may be a reference of its own (the scan's floor)
         start += 1
     end = domain
-    if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
+    if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None or _HOST_PATH.match(text, end):
         return None, horizon
     raw = text[start:end]
     uri = "mailto:" + (_cleaned(raw) if wrapped else raw)
