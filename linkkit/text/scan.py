@@ -190,8 +190,9 @@ _ABBREVIATED_NOT_AFTER = frozenset(ALPHA + DIGIT + "_.@/%~+=&?#-")
 # "[", the U+0003 or the "," before it.
 _CONTROL_SEQUENCE_BACK = _Pattern(r"(?r)\x1b\[[0-?]{0,32}[ -/]{0,8}[@-~]|\x03[0-9]{1,2}(?:,[0-9]{1,2})?")
 _CONTROL_SEQUENCE_REACH = 2 + 32 + 8 + 1
-# Before the run: the parameter bytes that are no scheme characters, the "[", U+0003 and the "," of a colour code.
-_CONTROL_PARAMETER_END = frozenset("[:;<=>?\x03,")
+# Before the run: the "[", the parameter separators ";" and ":", U+0003 and the "," of a colour code (the private
+# parameter bytes "<=>?" open no colour, and "<" stands before many an address).
+_CONTROL_PARAMETER_END = frozenset("[:;\x03,")
 
 # --- walking forward -------------------------------------------------------------------------------------------
 
@@ -1235,7 +1236,9 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
         # the word before it may be a reference of its own (the scan's floor)
         start += 1
     end = domain
-    if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None or _HOST_PATH.match(text, end):
+    if start == at or text[at - 1] == "." or _LABEL_CHAR.match(text, end) is not None:
+        return None, horizon
+    if text.startswith(":", end) and _HOST_PATH.match(text, end):
         return None, horizon
     raw = text[start:end]
     uri = "mailto:" + (_cleaned(raw) if wrapped else raw)
