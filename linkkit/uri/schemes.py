@@ -76,6 +76,12 @@ SCHEMES = _table(
         spec="draft-ietf-secsh-scp-sftp-ssh-uri"),
     Scheme(name="sftp", default_port=22, uses_authority=True, prose_start=_AUTHORITY,
         spec="draft-ietf-secsh-scp-sftp-ssh-uri"),
+    # Schemes of services whose names are also words of configuration: "FROM redis:7", "image: mongodb:6",
+    # "steam:latest" name container images and tags; their URIs open with an authority (their registrations).
+    *(Scheme(name=name, uses_authority=True, prose_start=_AUTHORITY, spec=spec) for name, spec in (
+        ("redis", "redis (provisional)"), ("rediss", "rediss (provisional)"), ("mongodb", "mongodb (provisional)"),
+        ("rsync", "RFC 5781"), ("vnc", "RFC 7869"), ("tftp", "RFC 3617"), ("smb", "smb (provisional)"),
+        ("steam", "steam (provisional)"))),
     # RFC 7252 6.3: "an empty path component is equivalent to an absolute path of "/"" (coap and coaps alike).
     Scheme(name="coap", default_port=5683, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
         spec="RFC 7252 6.1"),
