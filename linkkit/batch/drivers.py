@@ -91,14 +91,16 @@ def run_local(function: ChunkFunction[Result], documents: Iterable[Document], *,
 
 @contextlib.contextmanager
 def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector disabled and the loaded objects frozen (CYCLES_CHECK); both undone after."""
-    enabled = gc.isenabled()
+    """The cyclic garbage collector disabled and the loaded objects frozen (CYCLES_CHECK); both undone after, but
+    for a caller's own frozen objects, which stay frozen (``gc.unfreeze`` would release them all)."""
+    enabled, frozen = gc.isenabled(), gc.get_freeze_count() > 0
     gc.freeze()
     gc.disable()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if not frozen:
+            gc.unfreeze()
         if enabled:
             gc.enable()
 

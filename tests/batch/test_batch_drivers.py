@@ -101,11 +101,13 @@ def test_the_collector_is_paused_while_chunks_run_and_restored_however_the_run_e
     with pytest.raises(ValueError, match="d3"):
         list(run_local(_raising, documents, jobs=jobs))
     assert gc.isenabled() and gc.get_freeze_count() == 0
-    gc.disable()  # a caller's own choice is kept
+    gc.disable()  # a caller's own choices are kept: the collector off, objects of its own frozen
+    gc.freeze()
     try:
         list(run_local(_collector_state, documents, jobs=jobs))
-        assert not gc.isenabled()
+        assert not gc.isenabled() and gc.get_freeze_count() > 0
     finally:
+        gc.unfreeze()
         gc.enable()
 
 
