@@ -252,19 +252,19 @@ _AFTER_HOST = frozenset(PROSE_PUNCTUATION).difference(".:?") | {"["}
 # After a "[...]" glued to a host: what goes on with a host, a port or a path (letters and digits aside), so that the
 # bracket is inside the reference (_inside_host).
 _HOST_GOES_ON = frozenset("-_~%/")
+# A host name (RFC 1034 3.1: at most 127 labels in 255 octets) and a port (RFC 3986 3.2.3).
+_HOST_NAME = rf"{_LABEL}(?:\.{_LABEL}){{0,126}}+"
+_PORT = r"(?::[0-9]{1,5}+)"
 # An authority whose host is a host name (RFC 3986 3.2: "//", a user and "@", the host, a port), bounded: a userinfo
 # of at most MAX_LOCAL_PART characters (RFC 3986 3.2.1), a host of at most 127 labels (RFC 1034 3.1: 255 octets).
 _HOST_AUTHORITY = _Pattern(
-    rf"//(?:{_class(URI_CHARS, minus='/?#[]@')}{{0,{MAX_LOCAL_PART}}}+@)?{_LABEL}(?:\.{_LABEL}){{0,126}}+"
-    r"(?::[0-9]{1,5}+)?"
+    rf"//(?:{_class(URI_CHARS, minus='/?#[]@')}{{0,{MAX_LOCAL_PART}}}+@)?{_HOST_NAME}{_PORT}?"
 )
 # More hosts of a multi-host authority after a ",": a reg-name may hold a "," (RFC 3986 3.2.2), and MongoDB's and
 # libpq's connection URIs list hosts so ("mongodb://h1:27017,h2:27017/db", "postgresql://db1.example:5432,db2.example
 # /app"). Each host has a port or two labels or more, so that a word of prose is none ("1,https://example.com,N/A",
 # "...,1/2/2024"), and the list runs to the path, query or fragment that ends the authority (a "//" there starts
 # another reference) or, every host with its port, to the end of the run ("mongodb://h1:27017,h2:27017").
-_HOST_NAME = rf"{_LABEL}(?:\.{_LABEL}){{0,126}}+"
-_PORT = r"(?::[0-9]{1,5}+)"
 _RUN_ENDS_AFTER_PROSE = _class("".join(PROSE_PUNCTUATION)) + r"""*+(?:[\s"<>)\]]|\Z)"""
 _MORE_HOSTS = _Pattern(
     rf"(?:,(?:{_HOST_NAME}{_PORT}|{_LABEL}(?:\.{_LABEL}){{1,126}}+)){{1,64}}+(?=[/?#](?!/))"
