@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, TextIO, cast
 
 from .errors import InputError
+from .whatwg import codec_name
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer, WriteableBuffer
@@ -133,8 +134,9 @@ class Encoding:
 
 
 def text_codec(source: Input, label: str) -> str:
-    """The BOM-less Python codec *label* names; an unknown label or a codec that is no text encoding (``rot13``,
-    ``base64``) is an error of *source*."""
+    """The BOM-less Python codec *label* names (a windows-* one as the Encoding Standard reads it:
+    :mod:`linkkit.whatwg`); an unknown label or a codec that is no text encoding (``rot13``, ``base64``) is an error
+    of *source*."""
     try:
         name = codecs.lookup(label).name
     except (LookupError, ValueError):  # ValueError: a label holding a NUL or an undecodable byte (PEP 383)
@@ -143,7 +145,7 @@ def text_codec(source: Input, label: str) -> str:
         "".encode(name)  # refuses bytes-to-bytes and str-to-str codecs (bytes.decode skips that check on b"")
     except (LookupError, UnicodeError):  # UnicodeError: the "undefined" codec, which refuses all text
         raise InputError(source.label, f"{label!r} is not a text encoding") from None
-    return BOM_LESS.get(name, name)
+    return codec_name(BOM_LESS.get(name, name))  # windows-1252 read as the Encoding Standard reads it: 0x81 is U+0081
 
 
 def text_encoding(source: Input, head: bytes) -> Encoding:

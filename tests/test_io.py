@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linkkit import io as linkkit_io
+from linkkit import whatwg
 from linkkit.errors import InputError
 from linkkit.io import ERRORS, UNDECODED, Encoding, Input, Undecodable, decoded_chunks
 
@@ -64,6 +65,10 @@ def test_chunks_decode_as_the_whole_and_count_what_did_not_decode(
         ("a\nb😀".encode("utf-16-le"), "utf-16-le", 0, (0, 0)),
         # windows-1252: a byte it leaves undefined (0x81) is kept; its decoder holds no bytes
         (b"caf\xe9 \x81 \x92", "cp1252", 1, (1, 6)),
+        # the same read as the Encoding Standard reads windows-1252 (linkkit.whatwg): 0x81 is U+0081
+        (b"caf\xe9 \x81 \x92", "whatwg-cp1252", 0, (0, 0)),
+        # windows-874's 0xDB is undefined in the standard's index too
+        (b"a\n\xa1 \xdb", "whatwg-cp874", 1, (2, 3)),
     ],
 )
 def test_a_byte_that_does_not_decode_is_kept_and_placed(
@@ -73,6 +78,34 @@ def test_a_byte_that_does_not_decode_is_kept_and_placed(
         text, undecodable = _decoded(data, codec, chunk_size, monkeypatch)
         assert text == data.decode(codec, ERRORS)
         assert (undecodable.count, (undecodable.line, undecodable.column)) == (count, place)
+
+
+@pytest.mark.parametrize(
+    ("label", "codec"),
+    [("windows-1252", "whatwg-cp1252"), ("CP1250", "whatwg-cp1250"), ("windows-874", "whatwg-cp874"),
+     ("latin-1", "iso8859-1"), ("utf-8-sig", "utf-8"), ("UTF-16", "utf-16-le")],
+)
+def test_a_label_names_the_codec_a_text_is_read_with(label: str, codec: str) -> None:
+    assert linkkit_io.text_codec(Input("t.txt", None), label) == codec
+
+
+@pytest.mark.parametrize("codec", sorted(whatwg.WINDOWS))
+def test_a_windows_codec_reads_as_the_encoding_standard_and_writes_each_byte_back(codec: str) -> None:
+    """The Encoding Standard's index of each windows-* encoding: Python's codec, but the bytes 0x80-0x9F it leaves
+    undefined are the C1 controls of the same number; every byte the index defines is written back as itself."""
+    for byte in range(256):
+        data = bytes([byte])
+        try:
+            python = data.decode(codec)
+        except UnicodeDecodeError:
+            python = None
+        try:
+            ours = data.decode(whatwg.codec_name(codec))
+        except UnicodeDecodeError:
+            ours = None
+        assert ours == (python if python is not None or not 0x80 <= byte < 0xA0 else chr(byte))
+        if ours is not None:
+            assert ours.encode(whatwg.codec_name(codec)) == data
 
 
 def test_utf16_of_odd_length_is_an_error_naming_the_offset(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,26 +4,18 @@ the tokenizer and the rewriter work on text and still point into the original by
 from __future__ import annotations
 
 import codecs
-import importlib
 import itertools
 
+from .. import whatwg
+
 _CHUNK = 4096
-
-
-def _whatwg_table(codec: str) -> str:
-    """The 256 characters of a single-byte windows-* codec as the Encoding Standard's index of it reads them: a
-    byte 0x80-0x9F that Python's codec leaves undefined is the C1 control of the same number (U+FFFE, undefined,
-    elsewhere, as in Python's table)."""
-    table: str = importlib.import_module(f"encodings.{codec}").decoding_table
-    return "".join(chr(byte) if c == "\ufffe" and 0x80 <= byte < 0xA0 else c for byte, c in enumerate(table))
 
 
 # The windows-* encodings as the Encoding Standard defines them (its index of each, which HTML's decoder uses):
 # windows-1252's 0x81, 0x8D, 0x8F, 0x90 and 0x9D, windows-1251's 0x98 and the like, undefined in Python's codecs, are
 # C1 controls. So a URL holding one (the 81 of a UTF-8 "Á", C3 81, in a page labelled iso-8859-1; the 98 of a
 # UTF-8 "И", D0 98, in one labelled windows-1251) reads and is written back as that byte, not as U+FFFD.
-WHATWG_TABLES = {codec: _whatwg_table(codec) for codec in
-                 ("cp874", "cp1250", "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258")}
+WHATWG_TABLES = {codec: whatwg.table(codec) for codec in sorted(whatwg.WINDOWS)}
 WINDOWS_1252 = WHATWG_TABLES["cp1252"]
 _WHATWG_ENCODINGS = {codec: codecs.charmap_build(table) for codec, table in WHATWG_TABLES.items()}
 
