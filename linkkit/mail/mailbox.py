@@ -5,7 +5,10 @@ An mbox is read line by line, so memory holds one message, whatever the mailbox'
 with an empty line); that empty line belongs to the separator, not to the message.  When the first ``From `` line
 carries its timestamp (RFC 4155 appendix A: ``From`` addr-spec timestamp), a later one must too: a body line such as
 ``From now on...`` after an empty line, left unescaped by an mboxo writer, stays body (as mutt's ``is_from`` reads
-it).  An empty file holds no message.  Bodies are unescaped as
+it).  A message whose header carries a ``Content-Length`` (the mboxcl and mboxcl2 variants, RFC 4155 appendix A; mutt
+writes it) has a body of that many bytes when a separator (an empty line, then a ``From `` line) or the end of the
+file follows them, as mutt checks it: a ``From `` line inside that body, which an mboxcl2 writer leaves unescaped,
+stays body; a length that does not end so is passed over.  An empty file holds no message.  Bodies are unescaped as
 mboxrd writers escape them: a line ``>From `` (or ``>>From ``, ...) loses one ``>``.  An mboxo file escapes
 without the extra ``>``, so a line written ``>From `` in an mboxo body is read as ``From ``: the two formats
 cannot be told apart, and mboxrd's reading is the reversible one.
@@ -14,6 +17,7 @@ cannot be told apart, and mboxrd's reading is the reversible one.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -27,6 +31,7 @@ from .errors import MailError
 _ESCAPED_FROM = re.compile(rb"^>(>*From )", re.MULTILINE)  # RFC 4155 appendix A, mboxrd
 _FROM = re.compile(rb"^(>*From )", re.MULTILINE)
 _EMPTY_LINES = (b"\n", b"\r\n")
+_CONTENT_LENGTH = re.compile(rb"\nContent-Length:[ \t]*+(\d{1,12})[ \t]*+\r?\n", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,24 +101,86 @@ def is_maildir(path: str | os.PathLike[str]) -> bool:
     return folder.is_dir() and ((folder / "cur").is_dir() or (folder / "new").is_dir())
 
 
+def _is_separator(line: bytes, dated: bool) -> bool:
+    """Whether *line*, after an empty line, starts a message: a ``From `` line, with its timestamp when *dated*."""
+    return line.startswith(b"From ") and (not dated or _FROM_LINE.match(line) is not None)
+
+
+def _counted_body(lines: Iterator[bytes], length: int, dated: bool) -> tuple[list[bytes] | None, list[bytes]]:
+    """The body lines of exactly *length* bytes read from *lines* when what follows them is a separator (an empty line,
+    then a ``From `` line) or the end, as mutt checks a Content-Length, else None; and the lines read that are to be
+    read again (those after the body, or every line read when it is None)."""
+    body: list[bytes] = []
+    size = 0
+    while size < length:
+        line = next(lines, None)
+        if line is None:
+            break
+        body.append(line)
+        size += len(line)
+    after = [line for line in (next(lines, None),) if line is not None]
+    if after and after[0] in _EMPTY_LINES:
+        after.extend(line for line in (next(lines, None),) if line is not None)
+    ends = size == length and (not after or (after[0] in _EMPTY_LINES and (len(after) == 1
+                                                                            or _is_separator(after[1], dated))))
+    return (body, after) if ends else (None, body + after)
+
+
+def _content_length(header: list[bytes]) -> int | None:
+    """The length the ``Content-Length`` field of a record's *header* lines gives (the first one), None without one
+    or for a length no message may have."""
+    found = _CONTENT_LENGTH.search(b"".join(header))  # header[0] is the From line: a field follows a "\n"
+    return None if found is None or int(found[1]) > HELD_LIMIT else int(found[1])
+
+
 def _mbox(lines: Iterable[bytes], path: str | None, dated: bool) -> Iterator[Message]:
-    """The messages of an mbox of *lines*; *dated*: its separators carry a timestamp (as its first line does)."""
+    """The messages of an mbox of *lines*; *dated*: its separators carry a timestamp (as its first line does).
+
+    A record's header ``Content-Length`` is trusted when :func:`_counted_body` confirms it; the lines it read ahead
+    are read again (before the rest, through a chain: a line at a time costs no Python call), and no record
+    starting inside what a wrong one read ahead trusts its own, so each line is read ahead at most once."""
+    rest = iter(lines)
+    again: list[bytes] = []  # lines read ahead, to be read before the rest
     index = 0
     offset = 0
     start = 0
     record: list[bytes] = []
     after_empty = True
-    for line in lines:
-        if after_empty and line.startswith(b"From ") and record and (not dated or _FROM_LINE.match(line)):
-            yield _message(record, index, start, path)
-            index += 1
-            record = []
-            start = offset
-        record.append(line)
-        offset += len(line)
-        if offset - start > HELD_LIMIT:
-            raise _too_large(path, index, start)
-        after_empty = line in _EMPTY_LINES
+    in_header = True
+    trusted_from = 0  # records starting before this offset trust no Content-Length
+    reading = True
+    while reading:
+        reading = False
+        queued = iter(again)
+        source = itertools.chain(queued, rest) if again else rest
+        for line in source:
+            if after_empty and line.startswith(b"From ") and record and _is_separator(line, dated):  # startswith: fast
+                yield _message(record, index, start, path)
+                index += 1
+                record = []
+                start = offset
+                in_header = True
+            record.append(line)
+            offset += len(line)
+            after_empty = line in _EMPTY_LINES
+            if in_header and after_empty:  # the header's end
+                in_header = False
+                length = _content_length(record) if start >= trusted_from else None
+                if length is not None:
+                    body, read_ahead = _counted_body(source, length, dated)
+                    if body is None:
+                        trusted_from = offset + length
+                    else:
+                        record.extend(body)
+                        offset += length
+                        after_empty = not body or body[-1] in _EMPTY_LINES
+                        if offset - start > HELD_LIMIT:
+                            raise _too_large(path, index, start)
+                    again = read_ahead + list(queued)
+                    reading = True
+                    break
+            if offset - start > HELD_LIMIT:
+                raise _too_large(path, index, start)
     if record:
         yield _message(record, index, start, path)
 

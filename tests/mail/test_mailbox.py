@@ -47,6 +47,17 @@ def test_mbox_record_with_new_data_is_escaped_again() -> None:
                    b">>From older ARCHIVES\n>not a From line\n\n")
 
 
+def test_an_mboxcl2_message_rewritten_is_escaped_and_read_back_by_its_separators() -> None:
+    body = b"Quoted:\n\nFrom c@example.org Mon Nov 16 09:00:00 2026\nhttp://c.example/\n"
+    box = (b"From a@example.org Mon Nov 16 09:00:00 2026\nContent-Length: %d\n\n" % len(body) + body + b"\n"
+           b"From b@example.org Tue Nov 17 10:00:00 2026\n\nhttp://b.example/\n")
+    first, second = mail.messages(io.BytesIO(box))  # the Content-Length holds the unescaped From line in its body
+    new = first.data.replace(b"c.example", b"new.example")
+    rewritten = first.replaced(new) + second.record
+    assert rewritten.count(b"\n>From c@example.org") == 1  # escaped again; the Content-Length no longer ends it
+    assert [m.data for m in mail.messages(io.BytesIO(rewritten))] == [new, second.data]
+
+
 def test_single_message_file_and_file_object(tmp_path: Path) -> None:
     data = b"Subject: x\r\n\r\nhttp://a.example/\r\n"
     path = tmp_path / "x.eml"
