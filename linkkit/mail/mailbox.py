@@ -66,8 +66,17 @@ def is_mbox(head: bytes) -> bool:
     return head.startswith(b"From ")
 
 
-# RFC 4155 appendix A: "From " addr-spec SP timestamp, the timestamp as asctime writes it ("Mon Nov 16 09:00:00 2026").
-_FROM_LINE = re.compile(rb"From [^ \r\n]++ [^\r\n]*?\d{1,2}:\d\d(?::\d\d)?[^\r\n]*?\d{4}")
+# RFC 4155 appendix A: "From " addr-spec SP timestamp, the timestamp as asctime writes it ("Mon Nov 16 09:00:00 2026"),
+# read as mutt's is_from reads it: a weekday, a month, a day, a time, perhaps a zone or two, a year; also as RFC 5322
+# 3.3 writes a date ("Mon, 16 Nov 2026 09:00:00 +0000"). The sender may hold spaces (pipermail's "a at example.org")
+# or be missing.  A line of prose ("From 9:00 to 17:00 on 16 Nov 2026...") is none.
+_WEEKDAY = rb"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)"
+_MONTH = rb"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
+_TIME = rb"\d{1,2}:\d\d(?::\d\d)?"
+_ASCTIME = rb" +" + _MONTH + rb" +\d{1,2} +" + _TIME + rb"(?: +[^ \r\n]++){0,2}? +\d{4}"  # zones before the year
+_RFC5322_DATE = rb", +\d{1,2} +" + _MONTH + rb" +\d{4} +" + _TIME
+_FROM_LINE = re.compile(rb"From (?:[^\r\n]*? )??" + _WEEKDAY + rb"(?:" + _ASCTIME + rb"|" + _RFC5322_DATE
+                        + rb")(?![^ \r\n])")
 # RFC 5322 2.2: a header field, or the continuation of one (a folded line starts with whitespace).
 _FIELD = re.compile(rb"[\x21-\x39\x3b-\x7e]++:|[ \t]")
 _MESSAGE_FIELDS = frozenset({
