@@ -228,7 +228,8 @@ def _unread(path: str, last: int | None, start: int) -> _Unread | None:
     """Where bytes start in the file *path* (uncompressed, or gzip per record) that no record was read from, after
     the record at offset *last*, or from *start* on when no record was read since reading began there: a record
     whose header was cut short ends FastWARC's iteration without an error. The record at *last* is the one named
-    when it does not end where it should: its gzip member has no end, or its Content-Length does not end it."""
+    when it does not end where it should: its header is cut short at the file's end, its gzip member has no end,
+    or its Content-Length does not end it."""
     with open(path, "rb") as file:
         if last is None:
             file.seek(start)
@@ -236,23 +237,15 @@ def _unread(path: str, last: int | None, start: int) -> _Unread | None:
                 if chunk.strip():
                     return _Unread(start)
             return None
-        file.seek(last)
-        head = file.read(_HEADER_WINDOW)
-        member_end = None
-        if head.startswith(b"\x1f\x8b"):
-            try:
-                content, member_end = _member_content(file, head)
-            except zlib.error:
-                return None
-            if member_end is None:  # the last member lacks its end (RFC 1952 2.2: CRC32 and ISIZE close a member)
-                return _Unread(last, "truncated: its gzip member has no end")
-        end = _block_end(head if member_end is None else content)
-        if end is None:
+        try:
+            content, end, member_end = _stored_record(file, last)
+        except zlib.error:
             return None
-        if member_end is None:  # the record's block and a window after it: one record read, not the rest of the file
-            # nor past the file's end: a read allocates its size, and a wrong Content-Length may name any size
-            wanted = min(end + _HEADER_WINDOW, os.fstat(file.fileno()).st_size - last)
-            content = head + file.read(max(0, wanted - len(head)))
+        if member_end == _NO_END:  # the last member lacks its end (RFC 1952 2.2: CRC32 and ISIZE close a member)
+            return _Unread(last, "truncated: its gzip member has no end")
+        if end is None:  # no Content-Length read: a header that the file's end cuts short is the record's fault
+            cut = len(content) < _HEADER_WINDOW and b"\r\n\r\n" not in content  # (a longer one is not judged)
+            return _Unread(last, "truncated header") if cut else None
         if _misframed(content, end):
             length = end - content.find(b"\r\n\r\n") - 4
             return _Unread(last, f"its Content-Length ({length}) does not end it: no CRLF CRLF after its block")
@@ -262,6 +255,29 @@ def _unread(path: str, last: int | None, start: int) -> _Unread | None:
     if not rest.strip(b"\r\n"):
         return None
     return _Unread(rest_at + len(rest) - len(rest.lstrip(b"\r\n")))
+
+
+_NO_END = -1  # a gzip member without its end, as _stored_record gives its end
+
+
+def _stored_record(file: IO[bytes], at: int) -> tuple[bytes, int | None, int | None]:
+    """The record at offset *at* of the stored archive *file* (uncompressed, or gzip per record), read again: its
+    bytes (its gzip member's content, or the file from the record on up to its block's end and a window after it,
+    no further than the file's end), where its content block ends in them (None when its header gives no
+    Content-Length), and where its gzip member ends in the file (``_NO_END`` when it has no end; None in an
+    uncompressed file). A damaged member raises zlib.error."""
+    file.seek(at)
+    head = file.read(_HEADER_WINDOW)
+    if head.startswith(b"\x1f\x8b"):
+        content, member_end = _member_content(file, head)
+        return content, _block_end(content), _NO_END if member_end is None else member_end
+    end = _block_end(head)
+    if end is None:
+        return head, None, None
+    # one record read, not the rest of the file, nor past the file's end: a read allocates its size, and a wrong
+    # Content-Length may name any size
+    wanted = min(end + _HEADER_WINDOW, os.fstat(file.fileno()).st_size - at)
+    return head + file.read(max(0, wanted - len(head))), end, None
 
 
 def _member_content(file: IO[bytes], first: bytes) -> tuple[bytes, int | None]:
@@ -542,8 +558,9 @@ class _Read(NamedTuple):
 
 
 def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Document, None, int | None]:
-    """The documents of the records read from *stream* on; returns the offset of a record that stopped the
-    reading (truncated, corrupt), or None at the end of the archive. Each record's document is given once the next
+    """The documents of the records read from *stream* on; returns where a record stopped the reading, the offset
+    after which the next record is looked for (that of a record truncated or corrupt, or the last byte of one read
+    again by linkkit), or None at the end of the archive. Each record's document is given once the next
     record is read, or reading ends: one whose Content-Length runs over the records after it then gives the links
     of its own bytes, not theirs (:func:`_given`)."""
     from fastwarc.warc import ArchiveIterator
@@ -566,6 +583,13 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
                               last_position)
                 return offset
+            if not record.content_length and (length := _declared_length(headers["content-length"])) != 0:
+                if length is None:  # FastWARC reads such a value as 0, and the block as the next header
+                    yield failure(archive, f"record at offset {offset}: truncated or corrupt header (Content-Length "
+                                  f"{headers['content-length']!r} is no number)", last_position)
+                    return offset
+                if b"Content-Length" not in record.headers.keys_bytes():  # named in another case: no length read
+                    return (yield from _read_again(archive, path, offset, headers))
             if len(block) <= limit and len(block) < record.content_length:
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
                               f"{record.content_length} content bytes", last_position)
@@ -600,6 +624,56 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
         stopped = at or _Unread(offset)
         yield _unread_failure(archive, stopped, f"cannot be read: {error}", last_position)
         return stopped.offset
+
+
+# ISO 28500 5.3: Content-Length = "Content-Length" ":" 1*DIGIT (spaces around a field value are no part of it).
+_DIGITS = re.compile(r"[ \t]*([0-9]+)[ \t]*")
+
+
+def _declared_length(value: str) -> int | None:
+    """The length a record's Content-Length field declares, or None when it is no number (a header cut short or
+    corrupt: ``Content-Length:`` with nothing after it, ``-5``, ``12abc``)."""
+    digits = _DIGITS.fullmatch(value)
+    return None if digits is None else int(digits.group(1))
+
+
+def _read_again(archive: str, path: str | None, offset: int, headers: dict[str, str]) -> Generator[Document, None, int]:
+    """The record at *offset* whose Content-Length field FastWARC did not read (it reads that name in its own case
+    only, where ISO 28500 4 makes field names case-insensitive: ``content-length``), read again by linkkit from the
+    stored file *path* (uncompressed, or gzip per record): its document, then its error if it is cut short or does
+    not end where its length says; an error alone in an archive read as a stream, which cannot be read again.
+    FastWARC took the record's block for the next header: returns the offset after which the next record is looked
+    for."""
+    position = _record_position(offset, headers)
+    if path is None:
+        yield failure(archive, f"record at offset {offset}: cannot be read from a stream: its Content-Length field "
+                      "is not written 'Content-Length'", position)
+        return offset
+    try:
+        with open(path, "rb") as file:
+            content, end, member_end = _stored_record(file, offset)
+    except zlib.error as error:
+        yield failure(archive, f"record at offset {offset}: cannot be read: {error}", position)
+        return offset
+    block_start = content.find(b"\r\n\r\n") + 4
+    if end is None or len(content) < end:
+        yield failure(archive, f"record at offset {offset}: truncated: {max(0, len(content) - block_start)} of "
+                      f"{headers['content-length'].strip()} content bytes", position)
+        return offset
+    record_type = headers.get("warc-type", "").strip().lower()
+    block = content[block_start:end]
+    held = _Read(_held_document(archive, offset, record_type, headers, block), offset, record_type, headers, block)
+    fault = None
+    if member_end == _NO_END:  # (RFC 1952 2.2: CRC32 and ISIZE close a member)
+        fault = _Unread(offset, "truncated: its gzip member has no end")
+    elif _misframed(content, end):
+        fault = _Unread(offset, f"its Content-Length ({len(block)}) does not end it: no CRLF CRLF after its block")
+    if (document := _given(archive, held, fault)) is not None:
+        yield document
+    if fault is not None:
+        yield _unread_failure(archive, fault, "", position)
+        return offset
+    return (offset + end if member_end is None else member_end) - 1
 
 
 def _ran_over(held: _Read | None) -> _Unread | None:

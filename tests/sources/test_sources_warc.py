@@ -1019,3 +1019,57 @@ def test_an_archive_compressed_whole_whose_first_header_is_damaged_is_read_on_at
     found = extract(capsys, write(tmp_path, "w.warc.gz", gzip.compress(b"".join(records))), status=1)
     assert [(r["kind"], r["offset"]) for r in found] == [("error", 0), ("url", len(records[0])),
                                                         ("url", len(records[0] + records[1]))]
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("name", [b"content-length", b"CONTENT-LENGTH", b"Content-length"])
+def test_a_content_length_field_named_in_any_case_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, name: bytes
+) -> None:
+    # ISO 28500 4: field names are case-insensitive. FastWARC reads the length of 'Content-Length' alone: it took the
+    # block of a record writing 'content-length' for the next header, the record and the next one were lost and an
+    # error named the next one; now the record is read again by linkkit and reading goes on after it
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
+               for i in range(3)]
+    records[1] = records[1].replace(b"Content-Length:", name + b":", 1)
+    data, offsets = per_record_gzip(records) if per_record else (b"".join(records), [
+        0, len(records[0]), len(records[0] + records[1])])
+    found = extract(capsys, write(tmp_path, "case.warc", data))
+    assert [(r["offset"], r["target_uri"], r["uri"]) for r in found] == [
+        (offsets[i], f"http://site.example/{i}", "http://site.example/q") for i in range(3)]
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("kept", ["Content-Length:", "Content-Length: "], ids=["at-the-colon", "at-the-space"])
+def test_an_archive_cut_inside_a_content_length_field_names_that_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, kept: str
+) -> None:
+    # cut right after 'Content-Length:', the last record read as one of no length: no error at all, status 0
+    data, offsets = _four_pages(False, repeat=2)
+    data = data[: data.index(kept.encode(), offsets[3]) + len(kept)]
+    if per_record:
+        cut = data[offsets[3]:]
+        data = per_record_gzip([data[offsets[i]:offsets[i + 1]] for i in range(3)])[0]
+        offsets[3] = len(data)
+        data += gzip.compress(cut)
+    found = extract(capsys, write(tmp_path, "cut.warc", data), status=1)
+    assert [r["uri"] for r in found[:-1]] == [f"http://site.example/p{i}" for i in range(3) for _ in range(2)]
+    assert (found[-1]["kind"], found[-1]["offset"]) == ("error", offsets[3])
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("value", [b"", b"abc", b"-5", b"12abc", b"2 49"])
+def test_a_content_length_that_is_no_number_is_an_error_record_and_the_next_record_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, value: bytes
+) -> None:
+    # ISO 28500 5.3: Content-Length = 1*DIGIT
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
+               for i in range(3)]
+    length = len(records[1].split(b"\r\n\r\n", 1)[1]) - 4
+    records[1] = records[1].replace(b"Content-Length: %d" % length, b"Content-Length: " + value, 1)
+    data, offsets = per_record_gzip(records) if per_record else (b"".join(records), [0, len(records[0])])
+    found = extract(capsys, write(tmp_path, "nan.warc", data), status=1)
+    assert [(r["kind"], r["offset"], r["target_uri"]) for r in found] == [
+        ("url", 0, "http://site.example/0"), ("error", offsets[1], "http://site.example/1"),
+        ("url", found[-1]["offset"], "http://site.example/2")]
+    assert "Content-Length" in found[1]["error"]
