@@ -110,6 +110,15 @@ def is_maildir(path: str | os.PathLike[str]) -> bool:
     return folder.is_dir() and ((folder / "cur").is_dir() or (folder / "new").is_dir())
 
 
+def bundle_mbox(path: str | os.PathLike[str]) -> str | None:
+    """The mbox file of a mailbox bundle *path*, None when it is none: Apple Mail exports a mailbox as a directory
+    ``NAME.mbox`` holding the mbox itself, a file named ``mbox`` (beside ``Info.plist`` and ``table_of_contents``)."""
+    folder = os.fspath(path)
+    inside = os.path.join(folder, "mbox")
+    named = os.path.basename(os.path.normpath(folder)).lower().endswith(".mbox")
+    return inside if named and os.path.isfile(inside) else None
+
+
 def _is_separator(line: bytes, dated: bool) -> bool:
     """Whether *line*, after an empty line, starts a message: a ``From `` line, with its timestamp when *dated*."""
     return line.startswith(b"From ") and (not dated or _FROM_LINE.match(line) is not None)
@@ -211,9 +220,10 @@ def _message(record: list[bytes], index: int, offset: int, path: str | None) -> 
 
 
 def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Message]:
-    """The messages of an mbox, a Maildir (``cur/`` then ``new/``, each in name order) or a single message file,
-    told apart by content: a directory with ``cur`` or ``new`` is a Maildir, a file starting ``From `` an mbox,
-    anything else one message.  A binary file object is read from where it stands."""
+    """The messages of an mbox, a Maildir (``cur/`` then ``new/``, each in name order), a mailbox bundle (Apple Mail's
+    export, :func:`bundle_mbox`) or a single message file, told apart by content: a directory with ``cur`` or ``new``
+    is a Maildir, a file starting ``From `` an mbox, anything else one message.  A binary file object is read from
+    where it stands."""
     if not isinstance(path_or_file, (str, os.PathLike)):
         if isinstance(path_or_file, io.TextIOBase):  # its lines are str: the byte offsets and bodies need bytes
             raise TypeError("messages() reads a mailbox as bytes: open the file in binary mode ('rb')")
@@ -222,8 +232,14 @@ def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Messa
         return
     path = os.fspath(path_or_file)
     if os.path.isdir(path):
+        bundled = bundle_mbox(path)
+        if bundled is not None:
+            with open(bundled, "rb") as handle:
+                yield from _file_messages(handle, bundled)
+            return
         if not is_maildir(path):
-            raise MailError(path, "a directory that is not a Maildir (no cur/ or new/)")
+            raise MailError(path, "a directory that is not a Maildir (no cur/ or new/) nor a mailbox bundle "
+                            "(NAME.mbox/mbox)")
         for index, file_path in enumerate(maildir_files(path)):
             yield maildir_message(file_path, index)
         return
@@ -304,6 +320,6 @@ def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:
 
 
 __all__ = [
-    "MAIL_SUFFIXES", "Message", "is_maildir", "is_mbox", "looks_like_mail", "maildir_files", "maildir_message",
-    "messages", "messages_after",
+    "MAIL_SUFFIXES", "Message", "bundle_mbox", "is_maildir", "is_mbox", "looks_like_mail", "maildir_files",
+    "maildir_message", "messages", "messages_after",
 ]

@@ -84,6 +84,22 @@ def test_maildir_cur_then_new_in_name_order(tmp_path: Path) -> None:
     assert [Path(m.path).name for m in found] == ["1.a:2,", "9.a:2,S", "2.b"]  # type: ignore[arg-type]
 
 
+def test_an_apple_mail_export_bundle_is_its_mbox(tmp_path: Path) -> None:
+    bundle = tmp_path / "Inbox.mbox"  # Apple Mail's export: the mbox with its Info.plist and table_of_contents
+    bundle.mkdir()
+    (bundle / "mbox").write_bytes(MBOX)
+    (bundle / "Info.plist").write_bytes(b'<?xml version="1.0"?>\n<plist version="1.0"><dict/></plist>\n')
+    (bundle / "table_of_contents").write_bytes(b"\x00\x01")
+    for source in (bundle, f"{bundle}/"):
+        found = list(mail.messages(source))
+        assert [m.data for m in found] == [m.data for m in mail.messages(io.BytesIO(MBOX))]
+        assert {m.path for m in found} == {str(bundle / "mbox")}
+    (tmp_path / "mail").mkdir()  # a folder of mail files holding one named mbox is no bundle
+    (tmp_path / "mail" / "mbox").write_bytes(MBOX)
+    with pytest.raises(mail.MailError, match="not a Maildir"):
+        list(mail.messages(tmp_path / "mail"))
+
+
 def test_a_folder_that_is_no_maildir_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(mail.MailError, match="not a Maildir"):
         list(mail.messages(tmp_path))
