@@ -100,17 +100,22 @@ def test_identity_rewrite_on_random_bytes(message: bytes) -> None:
     check(message)
 
 
-MBOX_LINES = [b"From x\n", b">From y\n", b"\n", b"\r\n", b"body http://a.example/\n", b"Subject: s\n"]
+MBOX_LINES = [b"From x\n", b">From y\n", b"\n", b"\r\n", b"body http://a.example/\n", b"Subject: s\n",
+              b"From a@example.org Mon Nov 16 09:00:00 2026\n", b"Content-Length: 0\n", b"Content-Length: 8\n",
+              b"Content-Length: 45\n"]  # mboxcl2: bodies of no line, ">From y", a dated From line and an empty one
 
 
 @given(st.lists(st.sampled_from(MBOX_LINES), max_size=20))
-def test_mailbox_records_concatenate_to_the_mailbox(lines: list[bytes]) -> None:
+def test_mailbox_records_concatenate_to_the_mailbox_and_changed_ones_read_back(lines: list[bytes]) -> None:
     import io
 
     box = b"".join(lines)
     messages = list(mail.messages(io.BytesIO(box)))
     assert b"".join(m.record for m in messages) == box
     assert all(m.replaced(m.data) == m.record for m in messages)
+    changed = [m.data + b"x\n" for m in messages]  # each written again, escaped: its Content-Length no longer holds
+    again = b"".join(m.replaced(data) for m, data in zip(messages, changed, strict=True))
+    assert [m.data for m in mail.messages(io.BytesIO(again))] == changed
 
 
 @given(st.binary(max_size=300), NEWLINES, st.binary(max_size=20).map(lambda line: line.translate(None, b"\r\n")))
