@@ -53,10 +53,29 @@ TEXT_TYPES = frozenset({"text/plain"})
 def is_warc(head: bytes) -> bool:
     """An uncompressed WARC starts with its version line (ISO 28500 5: ``WARC/1.0``, ``WARC/1.1``), or with a
     record header whose version line is damaged (a corrupt first record is an error record, and the next records
-    are read: such an archive was scanned as a text, its pages' links lost)."""
+    are read: such an archive was scanned as a text, its pages' links lost). So does a ``.warc.gz`` whose first
+    two bytes are damaged (:func:`_mended_gzip_warc`), which no magic number tells compressed."""
+    return _opens_record(head) or _mended_gzip_warc(head)
+
+
+def _opens_record(head: bytes) -> bool:
+    """Whether *head* opens a WARC record: its version line, or a damaged one followed by header fields."""
     if head.startswith(WARC_MAGIC):
         return True
     return head.find(b"\r\n", 1, 34) > 0 and _DAMAGED_VERSION.match(head) is not None  # a first line of 1-32 bytes
+
+
+def _mended_gzip_warc(head: bytes) -> bool:
+    """Whether *head* is a gzip member whose ID1 and ID2 (its first two bytes, RFC 1952 2.3.1) are damaged, its CM
+    intact, and that opens a WARC record once they are mended: a bit flipped there made a ``.warc.gz`` a binary
+    file, skipped with every record (now its first record is an error, and the next members are read)."""
+    return head[2:3] == b"\x08" and head[:2] != b"\x1f\x8b" and _opens_record(peek_gunzipped(b"\x1f\x8b" + head[2:]))
+
+
+def _gzip_framed(head: bytes) -> bool:
+    """Whether the stored archive starting with *head* is made of gzip members (the members' own magic, or a first
+    member whose magic is damaged)."""
+    return head.startswith(b"\x1f\x8b") or _mended_gzip_warc(head)
 
 
 # A first line that is no version line, then header fields ending in CRLF up to a field only a WARC record header
@@ -65,6 +84,7 @@ _DAMAGED_VERSION = re.compile(rb"[^\r\n]{1,32}\r\n(?:[!-9;-~]+:[^\r\n]*\r\n){0,8
 
 
 _GZIP_MEMBER = b"\x1f\x8b\x08"  # a gzip member's ID1, ID2 and CM (deflate), RFC 1952 2.3.1
+_PEEK_SIZE = 4096  # the compressed bytes a gzip member is judged by: does it open a record?
 
 
 def is_gzip_warc(head: bytes) -> bool:
@@ -73,7 +93,7 @@ def is_gzip_warc(head: bytes) -> bool:
     goes on at the next member that opens a record (it was read as no archive, and every record lost)."""
     position = 0
     while position >= 0:
-        if is_warc(peek_gunzipped(head[position:])):
+        if _opens_record(peek_gunzipped(head[position:])):
             return True
         position = head.find(_GZIP_MEMBER, position + 1)
     return False
@@ -228,8 +248,8 @@ def _unread(path: str, last: int | None, start: int) -> _Unread | None:
     """Where bytes start in the file *path* (uncompressed, or gzip per record) that no record was read from, after
     the record at offset *last*, or from *start* on when no record was read since reading began there: a record
     whose header was cut short ends FastWARC's iteration without an error. The record at *last* is the one named
-    when it does not end where it should: its header is cut short at the file's end, its gzip member has no end,
-    or its Content-Length does not end it."""
+    when it does not end where it should: its header is cut short at the file's end, its gzip member has no end
+    or holds bytes after it that are no record, or its Content-Length does not end it."""
     with open(path, "rb") as file:
         if last is None:
             file.seek(start)
@@ -247,14 +267,21 @@ def _unread(path: str, last: int | None, start: int) -> _Unread | None:
             cut = len(content) < _HEADER_WINDOW and b"\r\n\r\n" not in content  # (a longer one is not judged)
             return _Unread(last, "truncated header") if cut else None
         if _misframed(content, end):
-            length = end - content.find(b"\r\n\r\n") - 4
-            return _Unread(last, f"its Content-Length ({length}) does not end it: no CRLF CRLF after its block")
+            return _does_not_end(last, end - content.find(b"\r\n\r\n") - 4)
+        after = content[end:].lstrip(b"\r\n")
+        if member_end is not None and after and _VERSION_LINE.match(after) is None:
+            return _Unread(last, "its gzip member holds bytes after its record that start no record")
         rest_at = last + end if member_end is None else member_end
         file.seek(rest_at)
         rest = file.read(_HEADER_WINDOW)
     if not rest.strip(b"\r\n"):
         return None
     return _Unread(rest_at + len(rest) - len(rest.lstrip(b"\r\n")))
+
+
+def _does_not_end(offset: int, length: int | str) -> _Unread:
+    """The fault of the record at *offset* whose Content-Length, *length*, does not end it (ISO 28500 4)."""
+    return _Unread(offset, f"its Content-Length ({length}) does not end it: no CRLF CRLF after its block")
 
 
 _NO_END = -1  # a gzip member without its end, as _stored_record gives its end
@@ -339,19 +366,13 @@ _HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a lo
 
 def _misframed(content: bytes, end: int) -> bool:
     """Whether the record *content* starts with (a gzip member's content, or the file from the record on), whose
-    content block ends at *end* by its Content-Length, does not end there: no CRLF CRLF closes it (ISO 28500 4),
-    and its length runs into the next record (a version line starts inside its block, or where that CRLF CRLF
-    should be), falls short of its member's end, or leaves bytes that are neither line ends nor the next record.
-    A record that only lacks some of its closing line ends is not at fault."""
+    content block ends at *end* by its Content-Length, does not end there: CRLF CRLF does not follow its block
+    (ISO 28500 4: its length is wrong, by a line end too, runs into the next record or past its member's end, or
+    the closing CRLF CRLF is missing or written otherwise). Only the end of *content* (the file's, or the gzip
+    member's) may cut that CRLF CRLF short: the record's bytes are all there."""
     if content.startswith(b"\r\n\r\n", end):
         return False
-    if len(content) < end:
-        return True
-    line = _VERSION_LINE.search(content, content.find(b"\r\n\r\n") + 4, end + 4 + len(b"WARC/1.0\r\n"))
-    if line is not None and line.start() < end + 4:
-        return True
-    after = content[end : end + _HEADER_WINDOW].lstrip(b"\r\n")
-    return bool(after) and _VERSION_LINE.match(after) is None
+    return len(content) < end or not b"\r\n\r\n".startswith(content[end:])
 
 
 def _block_end(content: bytes) -> int | None:
@@ -525,13 +546,13 @@ def _next_record(path: str, after: int) -> int | None:
     """The offset of the first record that starts after *after* in the file *path*: a gzip member whose content
     starts ``WARC/``, or in an uncompressed file a ``WARC/1.`` version line; None when there is none."""
     with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        if data[:2] != b"\x1f\x8b":
+        if not _gzip_framed(data[:_PEEK_SIZE]):
             line = _VERSION_LINE.search(data, after + 1)
             return None if line is None else line.start()
         position = after
         while (position := data.find(_GZIP_MEMBER, position + 1)) >= 0:
             try:
-                head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[position : position + 4096], 16)
+                head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(data[position : position + _PEEK_SIZE], 16)
             except zlib.error:
                 continue
             if head.startswith(WARC_MAGIC):
@@ -555,6 +576,7 @@ class _Read(NamedTuple):
     record_type: str
     headers: dict[str, str]
     block: bytes
+    size: int = 0  # the record's bytes as ISO 28500 4 lays them out: its header, its Content-Length, CRLF CRLF
 
 
 def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Document, None, int | None]:
@@ -569,10 +591,15 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
     last = None
     last_position = Position(offset=offset)
     held: _Read | None = None
+    members = path is not None and _gzip_framed(os.pread(stream.fileno(), _PEEK_SIZE, 0))  # gzip per record
     try:
         for record in ArchiveIterator(stream, parse_http=False):
-            if held is not None and held.document is not None:
-                yield held.document
+            if held is not None:
+                fault = _unclosed(held, record.stream_pos, stream, path, members)
+                if (document := _given(archive, held, fault)) is not None:
+                    yield document
+                if fault is not None:
+                    yield _unread_failure(archive, fault, "", _record_position(held.offset, held.headers))
             held = None
             offset = last = record.stream_pos
             limit = linkkit_io.HELD_LIMIT  # a record past it: its start only (a read of a size allocates that size)
@@ -595,8 +622,9 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                               f"{record.content_length} content bytes", last_position)
                 return offset
             record_type = headers.get("warc-type", "").strip().lower()  # field names and types in any case
+            size = len(record.headers.__getstate__()[0]) + record.content_length + 4  # as FastWARC writes a header
             held = _Read(_held_document(archive, offset, record_type, headers, block), offset, record_type, headers,
-                         block)
+                         block, size)
         unread = None if path is None else _unread(path, last, start)
         if held is not None and (document := _given(archive, held, unread)) is not None:
             yield document
@@ -667,13 +695,49 @@ def _read_again(archive: str, path: str | None, offset: int, headers: dict[str, 
     if member_end == _NO_END:  # (RFC 1952 2.2: CRC32 and ISIZE close a member)
         fault = _Unread(offset, "truncated: its gzip member has no end")
     elif _misframed(content, end):
-        fault = _Unread(offset, f"its Content-Length ({len(block)}) does not end it: no CRLF CRLF after its block")
+        fault = _does_not_end(offset, len(block))
     if (document := _given(archive, held, fault)) is not None:
         yield document
     if fault is not None:
         yield _unread_failure(archive, fault, "", position)
         return offset
     return (offset + end if member_end is None else member_end) - 1
+
+
+def _unclosed(held: _Read, next_at: int, stream: IO[bytes], path: str | None, members: bool) -> _Unread | None:
+    """The fault of the record *held* when CRLF CRLF does not follow its block (ISO 28500 4), though FastWARC read
+    the next record after it, at *next_at* (it passes over line ends between records: a length a line end too long
+    or short, or a closing CRLF CRLF missing, went unnoticed). Told at once by where the next record starts, or by
+    the ISIZE of the record's gzip member (RFC 1952 2.3.1), when that is the size of the record laid out as ISO
+    28500 4 says; else by the record's bytes, read again from the stored file *path*, or from the last reads of a
+    decompressed *stream* (not judged when they no longer hold them)."""
+    if members:
+        if int.from_bytes(os.pread(stream.fileno(), 4, next_at - 4), "little") == held.size & 0xFFFFFFFF:
+            return None
+    elif next_at - held.offset == held.size:
+        return None
+    content = _bytes_again(held.offset, next_at, stream, path)
+    end = None if content is None else _block_end(content)
+    if content is None or end is None or content.startswith(b"\r\n\r\n", end):
+        return None
+    return _does_not_end(held.offset, held.headers["content-length"].strip())
+
+
+def _bytes_again(offset: int, next_at: int, stream: IO[bytes], path: str | None) -> bytes | None:
+    """The bytes of the record at *offset*, whose next record starts at *next_at*, read again (a gzip member's
+    content): from the stored file *path*, or from the last reads a decompressed *stream* keeps; None when neither
+    holds them."""
+    if path is not None:
+        try:
+            with open(path, "rb") as file:
+                return _stored_record(file, offset)[0]
+        except zlib.error:
+            return None
+    if not isinstance(stream, _Cut):
+        return None
+    kept = b"".join(stream.reads)
+    first = stream.position - len(kept)  # the offset of the first byte kept
+    return kept[offset - first : next_at - first] if offset >= first else None
 
 
 def _ran_over(held: _Read | None) -> _Unread | None:

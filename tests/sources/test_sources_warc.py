@@ -1073,3 +1073,85 @@ def test_a_content_length_that_is_no_number_is_an_error_record_and_the_next_reco
         ("url", 0, "http://site.example/0"), ("error", offsets[1], "http://site.example/1"),
         ("url", found[-1]["offset"], "http://site.example/2")]
     assert "Content-Length" in found[1]["error"]
+
+
+def _ending(one: bytes, how: str) -> bytes:
+    """The record *one* (uncompressed, its page ending in a line end) damaged where its block ends: its
+    Content-Length one byte long or short, or its closing CRLF CRLF missing or written otherwise."""
+    if how in ("one-long", "one-short"):
+        return _content_length_off_by(one, 1 if how == "one-long" else -1)
+    return one[:-4] + {"no-closing": b"", "one-crlf": b"\r\n", "lf-lf": b"\n\n"}[how]
+
+
+@pytest.mark.parametrize("framing", ["uncompressed", "gzip-per-record", "gzip-whole"])
+@pytest.mark.parametrize("how", ["one-long", "one-short", "no-closing", "one-crlf", "lf-lf"])
+def test_a_record_that_crlf_crlf_does_not_follow_is_named_though_the_next_record_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], framing: str, how: str
+) -> None:
+    # ISO 28500 4: a record is its header, Content-Length bytes of block, then CRLF CRLF. FastWARC passes over line
+    # ends between records, so a length a line end too long or short (a page ending in a line end), or a closing
+    # CRLF CRLF missing, gave no error at all, status 0; now the record gives its links, then its error
+    body = b'<a href="/q">q</a>\r\n'
+    records = [response(f"http://site.example/{i}", body, headers=[("Content-Type", "text/html")]) for i in range(3)]
+    records[1] = _ending(records[1], how)
+    data, offsets = per_record_gzip(records) if framing == "gzip-per-record" else (b"".join(records), [
+        0, len(records[0]), len(records[0] + records[1])])
+    if framing == "gzip-whole":
+        data = gzip.compress(data)
+    found = extract(capsys, write(tmp_path, "end.warc", data), status=1)
+    assert [(r["kind"], r["offset"], r["target_uri"]) for r in found] == [
+        ("url", offsets[0], "http://site.example/0"), ("url", offsets[1], "http://site.example/1"),
+        ("error", offsets[1], "http://site.example/1"), ("url", offsets[2], "http://site.example/2")]
+    assert "does not end it" in found[2]["error"]
+
+
+@pytest.mark.parametrize("how", ["one-long", "one-short", "lf-lf"])
+def test_the_last_record_that_crlf_crlf_does_not_follow_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    # only the file's end may cut the closing CRLF CRLF short (no byte of the record is lost then)
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>\n', headers=[("Content-Type", "text/html")])
+               for i in range(2)]
+    records[1] = _ending(records[1], how)
+    found = extract(capsys, write(tmp_path, "end.warc", b"".join(records)), status=1)
+    assert [(r["kind"], r["offset"]) for r in found] == [
+        ("url", 0), ("url", len(records[0])), ("error", len(records[0]))]
+
+
+@pytest.mark.parametrize("kept", [0, 2], ids=["none", "crlf"])
+def test_a_last_record_whose_closing_crlf_crlf_the_files_end_cuts_short_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], kept: int
+) -> None:
+    one = response("http://site.example/", b'<a href="/q">q</a>\n', headers=[("Content-Type", "text/html")])
+    found = extract(capsys, write(tmp_path, "end.warc", one[: len(one) - 4 + kept]))
+    assert [r["uri"] for r in found] == ["http://site.example/q"]
+
+
+@pytest.mark.parametrize("after", [b"garbage\r\n", bytes(64)], ids=["text", "nuls"])
+def test_a_gzip_member_holding_bytes_after_its_record_is_named_and_the_next_member_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], after: bytes
+) -> None:
+    # the error named the next member, whose record was lost
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
+               for i in range(3)]
+    members = [gzip.compress(records[0]), gzip.compress(records[1] + after), gzip.compress(records[2])]
+    found = extract(capsys, write(tmp_path, "m.warc.gz", b"".join(members)), status=1)
+    assert [(r["kind"], r["offset"]) for r in found] == [
+        ("url", 0), ("url", len(members[0])), ("error", len(members[0])),
+        ("url", len(members[0] + members[1]))]
+
+
+@pytest.mark.parametrize("at", [0, 1])
+@pytest.mark.parametrize("bit", [0, 5, 7])
+def test_a_warc_gz_whose_magic_number_is_damaged_is_still_an_archive_and_the_next_members_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], at: int, bit: int
+) -> None:
+    # a bit flipped in the first member's ID1 or ID2 (RFC 1952 2.3.1): no magic number told the file compressed, and
+    # it was skipped as a binary file, every record lost, status 0
+    records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
+               for i in range(3)]
+    data, offsets = per_record_gzip(records)
+    damaged = bytearray(data)
+    damaged[at] ^= 1 << bit
+    found = extract(capsys, write(tmp_path, "flip.warc.gz", bytes(damaged)), status=1)
+    assert [(r["kind"], r["offset"]) for r in found] == [("error", 0), ("url", offsets[1]), ("url", offsets[2])]
