@@ -228,7 +228,7 @@ def messages(path_or_file: str | os.PathLike[str] | IO[bytes]) -> Iterator[Messa
         if isinstance(path_or_file, io.TextIOBase):  # its lines are str: the byte offsets and bodies need bytes
             raise TypeError("messages() reads a mailbox as bytes: open the file in binary mode ('rb')")
         name = getattr(path_or_file, "name", None)
-        yield from _file_messages(path_or_file, name if isinstance(name, str) else None)
+        yield from _file_messages(path_or_file, name if isinstance(name, str) and name else None)  # gzip gives ""
         return
     path = os.fspath(path_or_file)
     if os.path.isdir(path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import io
 from pathlib import Path
 
@@ -65,6 +66,9 @@ def test_single_message_file_and_file_object(tmp_path: Path) -> None:
     for source in (path, str(path), io.BytesIO(data)):
         (message,) = mail.messages(source)
         assert (message.index, message.offset, message.data, message.record) == (0, 0, data, data)
+    # a file object without a name has no path (a GzipFile over bytes calls itself "")
+    for source in (io.BytesIO(data), gzip.GzipFile(fileobj=io.BytesIO(gzip.compress(data)))):
+        assert [m.path for m in mail.messages(source)] == [None]  # type: ignore[arg-type]
 
 
 def test_a_text_file_object_is_refused_by_name(tmp_path: Path) -> None:
