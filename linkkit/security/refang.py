@@ -8,8 +8,9 @@ reports:
 ==============================  =========  =====================================================================
 written                         read as    where
 ==============================  =========  =====================================================================
-``hxxp``, ``hXXp``, ``h**p``     ``http``   a scheme: at a word's start, before ``:``, ``[:]`` or ``[://]``
-(and the same with ``s``)       ``https``  (``tt`` takes the case of the ``p``: ``HXXP`` is ``HTTP``)
+``hxxp``, ``hXXp``, ``h**p``     ``http``   a scheme: where the scanner starts one (a word's start, after a
+(and the same with ``s``)       ``https``  glued ``.``, ``1.hxxp``), before ``:``, ``[:]`` or ``[://]`` (``tt``
+                                           takes the case of the ``p``: ``HXXP`` is ``HTTP``)
 ``fxp``, ``fxps``               ``ftp``    the same, before an authority's ``//`` (``FXP`` is ``FTP``)
 ``[://]``                       ``://``    after a scheme character
 ``[:]``                         ``:``      after a scheme or host character, before "//", a port or a path
@@ -22,10 +23,12 @@ written                         read as    where
 ``[/]``                         ``/``      glued to a host, port or path character, or right after a ``:``,
                                            ``[:]`` or ``[/]`` (``example[.]com[/]path``, ``hxxp[:][/][/]``;
                                            not ``[][/]`` or ``to [/]``)
-``[dot]``, ``{.}``              ``.``      between two letters or digits (any case: ``[DOT]``)
+``[dot]``, ``{.}``, ``{dot}``   ``.``      between two letters or digits (any case: ``[DOT]``)
 ``(.)``, ``(dot)``              ``.``      between two letters or digits of a host: the token holds no ``/``,
                                            ``?``, ``#`` or ``:`` before it and no ``@`` after it (``(`` and
                                            ``)`` are URI characters, so elsewhere they are data)
+``(at)`` (any case)             ``@``      glued before a host, where ``(.)`` is read
+                                           (``nick(dot)t(at)mail(dot)example``; not a path's ``f(at)x``)
 ``\\/`` (JSON's escaped ``/``)   ``/``      in ``scheme:\\/\\/`` and after it in its token, no space or quote
                                            between (a MISP export's ``"https:\\/\\/evil.example\\/a"``;
                                            not sed's ``s/a\\/b/`` or a regex's ``https?:\\/\\/``)
@@ -53,7 +56,7 @@ from ..uri.charset import SCHEME_CHARS
 _CANDIDATE = regex.compile(
     r"(?P<scheme>[xX*](?<=[hHfF][xX]|[hH]\*)(?:[xX*](?<=[hH][xX][xX]|[hH]\*\*))?[pP]"
     r"(?<=[fF][xX][pP]|[hH][xX][xX][pP]|[hH]\*\*[pP])[sS]?)"
-    r"|\[(?:[.:@/]|://|(?i:dot|at))\]|\{\.\}|\((?:\.|(?i:dot))\)"
+    r"|\[(?:[.:@/]|://|(?i:dot|at))\]|\{(?:\.|(?i:dot))\}|\((?:\.|(?i:dot|at))\)"
 )
 _CANDIDATE_JSON = regex.compile(_CANDIDATE.pattern + r"|\\/|\\u0026")
 _SCHEME_CHARS = frozenset(SCHEME_CHARS)
@@ -120,9 +123,9 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     before = text[start - 1] if start > 0 else ""
     after = text[end] if end < len(text) else ""
     if match.group("scheme") is not None:
-        # at a word's start, before ":", "[:]" or "[://]" (fxp: before an authority's "//"); "tt" takes the case of
-        # the "p"
-        if before in _SCHEME_CHARS or not (after == ":" or text.startswith(("[:]", "[://]"), end)):
+        # where a scheme starts, before ":", "[:]" or "[://]" (fxp: before an authority's "//"); "tt" takes the case
+        # of the "p"
+        if not _starts_scheme(text, start) or not (after == ":" or text.startswith(("[:]", "[://]"), end)):
             return None
         written = text[start:end]
         stem = written.rstrip("sS")  # up to the "p"
@@ -145,13 +148,33 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     if mark == "[/]":
         glued = before.isalnum() or before in SLASH_AFTER or text.endswith(("[:]", "[/]"), 0, start)
         return "/" if before and glued else None
-    if mark in ("[@]", "[at]"):
-        return "@" if before and before not in NOT_GLUED and (after.isalnum() or after in "[%_~") and after else None
+    if mark in ("[@]", "[at]", "(at)"):
+        if not before or before in NOT_GLUED or not (after.isalnum() or after in "[%_~") or not after:
+            return None
+        return "@" if mark != "(at)" or _in_host(text, start, end) else None
     if not (before.isalnum() and after.isalnum()):
-        return None  # [dot], {.}, (.), (dot): between two letters or digits
+        return None  # [dot], {.}, {dot}, (.), (dot): between two letters or digits
     if mark in ("(.)", "(dot)") and not _in_host(text, start, end):
         return None
     return "."
+
+
+def _starts_scheme(text: str, start: int) -> bool:
+    """Whether a scheme spelling at *start* of *text* begins a scheme where the scanner reads one (RFC 3986 3.1: a
+    scheme begins with a letter; the separators glued before it are no part of it): at a word's start, after a "."
+    ("1.hxxp://", "e.g.hxxp://", "see...hxxp://"), or after a "-" or "+" that no letter precedes in its word
+    ("-hxxp://"); not after a letter or a digit ("xhxxp", "1hxxp") nor inside a longer scheme ("x-hxxp")."""
+    before = text[start - 1] if start > 0 else ""
+    if before not in _SCHEME_CHARS or before == ".":
+        return True
+    if before not in "+-":
+        return False
+    at = start - 1
+    while at > 0 and text[at - 1] in _SCHEME_CHARS:
+        at -= 1
+        if text[at].isalpha():
+            return False
+    return True
 
 
 # What follows "fxp" read as "ftp": the "//" of an authority, which every ftp URL has (RFC 1738 3.2), in any
@@ -195,9 +218,9 @@ def _holds_json_url(text: str) -> bool:
 
 
 def _in_host(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` (a "(.)") lies in a host name: back to the token's start or the "//" of an
-    authority there is no "/", "?", "#", ":" or "@" (it would be a path, a query, a port, the host after a
-    userinfo is fine), and ahead, before the host ends, no "@" (it would be a userinfo)."""
+    """Whether ``text[start:end]`` (a "(.)", or an "(at)" before a host) lies in a host name: back to the token's
+    start or the "//" of an authority there is no "/", "?", "#", ":" or "@" (it would be a path, a query, a port,
+    the host after a userinfo is fine), and ahead, before the host ends, no "@" (it would be a userinfo)."""
     low = max(0, start - _MAX_HOST)
     at = start
     while at > low and text[at - 1] not in _HOST_STOP:

@@ -101,6 +101,12 @@ def test_refang_is_off_by_default_and_sub_replaces_in_place() -> None:
         ("brackets from </> to [/]", "brackets from </> to [/]"),
         ("[][/]", "[][/]"),
         ("a[at]b[.]c a [at] b", "a@b.c a [at] b"),  # "[at]" glued, as "[@]"
+        # "(at)" glued, where "(.)" is read: not in a path, nor in a userinfo that an "@" follows
+        ("a(at)b(dot)c a (at) b", "a@b.c a (at) b"),
+        ("http://h/f(at)x http://u(at)v@h/", "http://h/f(at)x http://u(at)v@h/"),
+        ("a{dot}b a{DOT}b a {dot} b", "a.b a.b a {dot} b"),
+        # a scheme spelling after a "." or a leading "-" begins the scheme, as the scanner reads one
+        ("1.hxxp://a e.g.hxxps://a -hxxp://a x-hxxp://a 1hxxp://a", "1.http://a e.g.https://a -http://a x-hxxp://a 1hxxp://a"),
         # "fxp" is "ftp" only before the "//" of an authority: FTP servers' documentation writes "FXP:" for the
         # server-to-server transfer
         ("FXP: server-to-server transfer", "FXP: server-to-server transfer"),
@@ -154,6 +160,8 @@ def test_original_span_covers_a_replacement_touched_by_the_span() -> None:
         ("https://a.example/r?u=https://evil.example/", "hxxps://a[.]example/r?u=hxxps://evil[.]example/"),
         ("http://a.example/#!/ftp://files.example.org/a.b", "hxxp://a[.]example/#!/ftp[://]files[.]example[.]org/a.b"),
         ("https://a.example/?to=mailto:abuse@example.net", "hxxps://a[.]example/?to=mailto[:]abuse[@]example[.]net"),
+        # glued after a "." (the scanner reads "e.g.http://" from the "h"): it was left live, refang not reading it back
+        ("https://a.example/?u=e.g.http://evil.example/", "hxxps://a[.]example/?u=e.g.hxxp://evil[.]example/"),
     ],
 )
 def test_defang(uri: str, expected: str) -> None:
