@@ -51,14 +51,36 @@ class Message:
     record: bytes
     from_line: bytes | None = None
     trailer: bytes = b""  # the empty line that ends an mbox record
+    compression: str | None = None  # a Maildir message file stored compressed: gzip, bzip2, xz or zstd
 
     def replaced(self, data: bytes) -> bytes:
-        """The record that holds *data* in place of this message: the record itself when *data* is the message."""
+        """The record that holds *data* in place of this message: the record itself when *data* is the message; a
+        compressed Maildir message file compressed again as it was."""
         if data == self.data:
             return self.record
         if self.from_line is None:
-            return data
+            return data if self.compression is None else _compressed(data, self.compression)
         return self.from_line + _FROM.sub(rb">\1", data) + self.trailer
+
+
+def _compressed(data: bytes, codec: str) -> bytes:
+    """*data* compressed with *codec* (one of :data:`linkkit.sources.compressed.MAGIC`'s); each compressor is
+    loaded when a message written again needs it (reading a mailbox loads none)."""
+    if codec == "gzip":
+        import gzip
+
+        return gzip.compress(data)
+    if codec == "bzip2":
+        import bz2
+
+        return bz2.compress(data)
+    if codec == "xz":
+        import lzma
+
+        return lzma.compress(data)
+    import zstandard
+
+    return zstandard.ZstdCompressor().compress(data)
 
 
 def is_mbox(head: bytes) -> bool:
@@ -262,12 +284,33 @@ def maildir_files(path: str) -> Iterator[str]:
 
 def maildir_message(path: str, index: int) -> Message:
     """Message *index* of a Maildir, the file *path* (one of :func:`maildir_files`), read whole: the file is the
-    message, whatever its first line."""
+    message, whatever its first line; a file stored compressed, as Dovecot's zlib plugin stores one (gzip, bzip2, xz
+    or Zstandard, told by its first bytes as Dovecot tells it; its name carries the flag Z), is the message it
+    decompresses to."""
     with open(path, "rb") as handle:
         data = handle.read(HELD_LIMIT + 1)
     if len(data) > HELD_LIMIT:
         raise _too_large(path, index, 0)
-    return Message(index, 0, data, path, data)
+    from ..sources.compressed import MAGIC_SIZE, compression
+
+    codec = compression(data[:MAGIC_SIZE])
+    if codec is None:
+        return Message(index, 0, data, path, data)
+    return Message(index, 0, _decompressed(data, codec, path, index), path, data, compression=codec)
+
+
+def _decompressed(data: bytes, codec: str, path: str, index: int) -> bytes:
+    """The message the Maildir file *path* holds compressed with *codec*, at most HELD_LIMIT bytes of it."""
+    from ..sources.compressed import CORRUPT, decompressing
+
+    try:
+        with decompressing(io.BytesIO(data), codec) as stream:
+            message = stream.read(HELD_LIMIT + 1)
+    except CORRUPT as error:
+        raise MailError(path, f"message {index}: cannot decompress its {codec} data: {error}") from None
+    if len(message) > HELD_LIMIT:
+        raise _too_large(path, index, 0)
+    return message
 
 
 def _file_messages(file: IO[bytes], path: str | None, head: bytes = b"") -> Iterator[Message]:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import bz2
 import gzip
 import io
+import lzma
+from collections.abc import Callable
 from pathlib import Path
 
 import codecs
 
 import pytest
+import zstandard
 from fixtures_loader import load_table
 
 from linkkit import mail
@@ -102,6 +106,32 @@ def test_an_apple_mail_export_bundle_is_its_mbox(tmp_path: Path) -> None:
     (tmp_path / "mail" / "mbox").write_bytes(MBOX)
     with pytest.raises(mail.MailError, match="not a Maildir"):
         list(mail.messages(tmp_path / "mail"))
+
+
+@pytest.mark.parametrize(("codec", "compress", "decompress"), [
+    ("gzip", gzip.compress, gzip.decompress), ("bzip2", bz2.compress, bz2.decompress),
+    ("xz", lzma.compress, lzma.decompress),
+    ("zstd", lambda data: zstandard.ZstdCompressor().compress(data),
+     lambda data: zstandard.ZstdDecompressor().decompressobj().decompress(data)),
+])
+def test_a_maildir_message_stored_compressed_is_the_message_it_decompresses_to(
+    tmp_path: Path, codec: str, compress: Callable[[bytes], bytes], decompress: Callable[[bytes], bytes]
+) -> None:
+    data = b"Subject: z\n\nhttp://a.example/\n"
+    (tmp_path / "cur").mkdir()
+    (tmp_path / "cur" / "1700000000.M1P1.host,S=28:2,SZ").write_bytes(compress(data))  # Dovecot's zlib plugin
+    (message,) = mail.messages(tmp_path)
+    assert (message.data, message.compression) == (data, codec)
+    assert [link.uri for link in mail.links(message.data)] == ["http://a.example/"]
+    assert message.replaced(data) == message.record
+    assert decompress(message.replaced(b"Subject: z\n\nhttp://b.example/\n")) == b"Subject: z\n\nhttp://b.example/\n"
+
+
+def test_a_damaged_compressed_maildir_message_is_an_error_naming_it(tmp_path: Path) -> None:
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "1:2,Z").write_bytes(gzip.compress(b"Subject: z\n\nhttp://a.example/\n")[:-12])
+    with pytest.raises(mail.MailError, match=r"new/1:2,Z: message 0: cannot decompress its gzip data"):
+        list(mail.messages(tmp_path))
 
 
 def test_a_folder_that_is_no_maildir_is_an_error(tmp_path: Path) -> None:
