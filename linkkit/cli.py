@@ -590,6 +590,8 @@ def _check_tree(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
         parser.error("-r needs --in-place, or -o OUT_DIR to write a mirror of the tree")
     if args.output is not None and _inside(Path(args.files[0]), Path(args.output)):
         parser.error(f"-o {args.output} is inside the folder rewritten; name a folder outside it")
+    if args.output is not None and os.path.lexists(args.output) and not os.path.isdir(args.output):
+        parser.error(f"-o {args.output} is no folder: -r writes a mirror of the tree into one")
 
 
 def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
@@ -597,7 +599,7 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
     fails is left as it was and the others go on."""
     import dataclasses
 
-    from .batch.rewrite import TreeOptions, rewrite_files
+    from .batch.rewrite import TreeOptions, mirror_folder, rewrite_files
     from .sources.document import FILE, Document
     from .sources.files import walk
     from .sources.inputs import Counts
@@ -613,6 +615,8 @@ def _run_tree(args: argparse.Namespace, command: str, stderr: IO[str]) -> int:
         redact=getattr(args, "redact", False), drop_userinfo=getattr(args, "drop_userinfo", False),
         redact_query=tuple(getattr(args, "redact_query", None) or ()),
     )
+    if options.out_dir is not None:  # made first: a mirror that cannot be made ends the run, as an -o FILE does
+        mirror_folder(Path(options.out_dir))
     counts = Counts()
     progress = _progress(args, stderr, counts)
 

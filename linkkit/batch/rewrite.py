@@ -432,7 +432,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             _mirror_link(path, _target(options, path))
             return Outcome([], None, messages, 0, 0, 0, 0)
         if document.kind == FOLDER:
-            _mirror_folder(_target(options, path))
+            mirror_folder(_target(options, path))
             return Outcome([], None, messages, 0, 0, 0, 0)
         source = Input(path, None)
         with source.open_binary() as binary:
@@ -447,7 +447,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
             binary.seek(0)
             target = _target(options, path)
             if options.out_dir is not None:
-                target.parent.mkdir(parents=True, exist_ok=True)
+                mirror_folder(target.parent)
             with replacing(target, options.force, since=opened if options.out_dir is None else None) as written:
                 if options.out_dir is not None:
                     _mirrored_mode(written.output, opened)
@@ -458,7 +458,7 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
                     changed = transform(binary, written.output, messages)
                 written.changed = options.out_dir is not None or changed
         if options.out_dir is not None:  # a file the mirror held already kept its own mode: the source's now
-            shutil.copymode(path, target)
+            _mirrored_mode_after(target, opened)
     except (InputError, OutputError) as error:
         messages.append(f"linkkit: error: {error}")
         return Outcome([], None, messages, 1, 0, 1, document.size)
@@ -468,9 +468,9 @@ def rewrite_file(document: Document, options: TreeOptions) -> Outcome:
 def _mirror_link(path: str, target: Path) -> None:
     """The symbolic link *path* (not followed) made again at *target* in the mirror, pointing where it points, as
     ``cp -R`` and ``rsync -a`` copy one; a file or link the mirror holds there is replaced atomically."""
+    mirror_folder(target.parent)
     try:
         pointed = os.readlink(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
         temporary = temporary_path(target, os.getpid())
         temporary.unlink(missing_ok=True)
         os.symlink(pointed, temporary)
@@ -479,13 +479,14 @@ def _mirror_link(path: str, target: Path) -> None:
         raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
 
 
-def _mirror_folder(target: Path) -> None:
-    """A folder that no file makes in the mirror (an empty one, a Maildir's ``tmp/``) made there, as ``cp -R`` and
-    ``rsync -a`` make it: a mirror of a Maildir without its ``new/`` and ``tmp/`` was none."""
+def mirror_folder(target: Path) -> None:
+    """A folder of the mirror made at *target*: its root, a file's folder, or one that no file makes (an empty one,
+    a Maildir's ``tmp/``), as ``cp -R`` and ``rsync -a`` make it (a mirror of a Maildir without its ``new/`` and
+    ``tmp/`` was none); one that cannot be made (a file in its place) is an output error naming it."""
     try:
         target.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
+        raise OutputError(f"{target}: cannot make the folder: {error.strerror or error}") from None
 
 
 def _mirrored_mode(output: Output, source: os.stat_result) -> None:
@@ -494,6 +495,17 @@ def _mirrored_mode(output: Output, source: os.stat_result) -> None:
     descriptor = output.stream.fileno()
     if stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.fchmod(descriptor, stat.S_IMODE(source.st_mode))
+
+
+def _mirrored_mode_after(target: Path, source: os.stat_result) -> None:
+    """The mode of the file a mirror's *target* copies (its status *source*, taken when it was opened: the file
+    may be gone since) given to *target*, which may have been in the mirror with its own mode already; a device or
+    pipe the mirror holds is left as it is, as :func:`_mirrored_mode` leaves it."""
+    try:
+        if stat.S_ISREG(os.stat(target).st_mode):
+            os.chmod(target, stat.S_IMODE(source.st_mode))
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write: {error.strerror or error}") from None
 
 
 def rewrite_files(documents: list[Document], options: TreeOptions) -> list[Outcome]:

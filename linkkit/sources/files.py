@@ -246,10 +246,13 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
                 within = maildir if maildir is not None and entry.name in _MAILDIR_MESSAGES else None
                 yield from _descend(path, rel + "/", options, seen | {key}, within)
                 continue
+            # sockets, FIFOs and devices met while descending are not files to read (GNU grep -r's -D skip), through
+            # a followed link too: opening a FIFO waits for a writer for ever; a broken link raises (it cannot be read)
             if is_link:
-                entry.stat(follow_symlinks=True)  # a broken link is an input that cannot be read
-            elif not entry.is_file(follow_symlinks=False):
-                continue  # sockets, FIFOs and devices are not files to read
+                if not stat.S_ISREG(entry.stat(follow_symlinks=True).st_mode):
+                    continue
+            elif not entry.is_file(follow_symlinks=False):  # told by the listing's file type: no stat
+                continue
         except OSError as error:
             yield failure(path, error.strerror or str(error))
             continue

@@ -11,6 +11,7 @@ import os
 import stat
 import select
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -433,6 +434,77 @@ def test_a_mirror_holds_the_symbolic_links_of_the_tree_as_links(
     main(capsys, "absolutize", "-r", str(site), "--base-url", "https://site.example/", "-o", str(mirror), "-q",
          "-j", jobs)  # into the same mirror again: each link made again in place
     assert os.readlink(mirror / "latest") == "docs"
+
+
+@pytest.mark.parametrize("command", [["absolutize", "--base-url", "https://site.example/"], ["rewrite", "--angle"]])
+def test_a_mirror_onto_an_existing_file_is_a_usage_error(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    # each file's folder was made with mkdir: a traceback (FileExistsError), the output file left as it was
+    taken = tmp_path / "links.txt"
+    taken.write_text("kept\n")
+    with pytest.raises(SystemExit) as stop:
+        cli.main([command[0], "-r", str(site), *command[1:], "-o", str(taken), "-q"])
+    assert stop.value.code == 2
+    assert f"-o {taken} is no folder" in capsys.readouterr().err
+    assert taken.read_text() == "kept\n"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_mirror_folder_that_cannot_be_made_is_an_error_naming_it_not_a_traceback(
+    site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    # a file where the mirror's root or one of its folders goes: mkdir's OSError ended the run in a traceback
+    (tmp_path / "plain").write_text("a file\n")
+    _, err = main(capsys, "absolutize", "-r", str(site), "--base-url", "https://site.example/", "-o",
+                  str(tmp_path / "plain" / "mirror"), "-q", "-j", jobs, status=1)
+    assert err == f"linkkit: error: {tmp_path / 'plain' / 'mirror'}: cannot make the folder: Not a directory\n"
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    (mirror / "docs").write_text("in the way\n")
+    _, err = main(capsys, "absolutize", "-r", str(site), "--base-url", "https://site.example/", "-o", str(mirror),
+                  "-q", "-j", jobs, status=1)
+    assert err.splitlines() == [f"linkkit: error: {mirror / 'docs' / 'a b'}: cannot make the folder: Not a directory",
+                                f"linkkit: error: {mirror / 'docs'}: cannot make the folder: File exists"]
+    assert sorted(path.name for path in mirror.iterdir()) == ["docs", "index.html", "logo.png"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_r_with_follow_skips_a_link_to_a_fifo_or_a_device_as_it_skips_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    # "sockets and FIFOs are skipped" held for the entries themselves only: followed (-L), a link to a FIFO was
+    # opened, which waits for a writer for ever, and a link to a device was read (GNU grep -r skips them)
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "a.txt").write_text("see http://a.example/\n")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (root / "to-fifo").symlink_to(fifo)
+    (root / "to-null").symlink_to(os.devnull)
+    opened = threading.Event()
+    done = threading.Event()
+
+    def release() -> None:  # a reader that opened the FIFO gets its end of file, so that a failure is no hang
+        while not done.is_set():
+            try:
+                os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:  # no reader (ENXIO)
+                done.wait(0.01)
+                continue
+            opened.set()
+            return
+
+    guard = threading.Thread(target=release, daemon=True)
+    guard.start()
+    try:
+        out, err = main(capsys, "extract", "-r", "-L", "-j", jobs, str(root))
+    finally:
+        done.set()
+        guard.join()
+    assert not opened.is_set()
+    assert out == "http://a.example/\n"
+    assert "linkkit: 1 file(s), 1 record(s), 1 link(s)" in err
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
