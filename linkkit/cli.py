@@ -14,6 +14,7 @@ import argparse
 import contextlib
 import os
 import signal
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator
@@ -472,8 +473,18 @@ def _rewrite_from(source: Input, binary: IO[bytes], args: argparse.Namespace, ou
 
 def _rewrite_in_place(source: Input, args: argparse.Namespace, stderr: IO[str]) -> None:
     with source.open_binary() as binary, replacing(Path(source.name), args.force,
-                                                   since=os.fstat(binary.fileno())) as target:
+                                                   since=_in_place_status(source, binary)) as target:
         target.changed = _rewrite_from(source, binary, args, target.output, stderr)
+
+
+def _in_place_status(source: Input, binary: IO[bytes]) -> os.stat_result:
+    """The status of the input *source*, open as *binary*, that ``--in-place`` replaces: a regular file only, as
+    ``sed -i`` edits one. A pipe named (``/dev/stdin``) was opened for writing by the run reading it, which then
+    waited for its own end of file for ever; a device has no content to replace."""
+    status = os.fstat(binary.fileno())
+    if not stat.S_ISREG(status.st_mode):
+        raise InputError(source.label, "not a regular file; not rewritten in place")
+    return status
 
 
 def _rewrite_all(sources: list[Input], args: argparse.Namespace, out: Output, stderr: IO[str],
@@ -696,7 +707,7 @@ def run_absolutize(args: argparse.Namespace, stdout: TextIO, stderr: IO[str]) ->
                 _rewrite_maildir(source, mail_absolutizer(args), args, stderr)
                 continue
             with source.open_binary() as binary:
-                opened = os.fstat(binary.fileno()) if args.in_place else None  # as the file replaced was read
+                opened = _in_place_status(source, binary) if args.in_place else None  # as the file replaced was read
                 head = source.read(binary, SNIFF_SIZE)
                 kind = container(head)
                 if kind is not None:  # its records or its stream would be broken (a record's Content-Length)

@@ -332,6 +332,28 @@ def test_rewrite_in_place_through_a_symbolic_link_rewrites_its_target(tmp_path: 
     assert target.read_text(encoding="utf-8") == "x http://example.com/ y\n"
 
 
+IN_PLACE = {"rewrite": ["rewrite", "--in-place", "--angle"],
+            "absolutize": ["absolutize", "--in-place", "--base", "http://example.com/d/"]}
+
+
+@pytest.mark.parametrize("command", IN_PLACE)
+def test_in_place_refuses_a_device_as_sed_i_does(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # a device has no content to replace: --in-place /dev/null was taken as an unchanged file (status 0)
+    assert cli.main([*IN_PLACE[command], os.devnull]) == 1
+    assert capsys.readouterr().err == f"linkkit: error: {os.devnull}: not a regular file; not rewritten in place\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/stdin"), reason="needs /dev/stdin")
+@pytest.mark.parametrize("command", IN_PLACE)
+def test_in_place_refuses_a_pipe_named_as_a_file(command: str) -> None:
+    # `... | linkkit rewrite --in-place /dev/stdin`: the pipe was opened for writing by the run reading it, which
+    # then waited for its own end of file for ever (the timeout guards against that hang; it times nothing)
+    done = subprocess.run([sys.executable, "-m", "linkkit", *IN_PLACE[command], "/dev/stdin"], input=b"see <a>\n",
+                          capture_output=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stdout) == (1, b"")
+    assert done.stderr == b"linkkit: error: /dev/stdin: not a regular file; not rewritten in place\n"
+
+
 def test_rewrite_in_place_keeps_undecodable_bytes(tmp_path: Path) -> None:
     # (not "\xff\xfe": that is the UTF-16LE byte order mark, which makes the file UTF-16)
     path = write(tmp_path, "a.txt", b"\xfe\xfe x HTTP://EXAMPLE.ORG/ \xe9 y\r\n")
