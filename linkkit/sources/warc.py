@@ -40,6 +40,7 @@ from ..io import read_some
 from ..uri.charset import SCHEME
 from .compressed import CORRUPT, decompressed, peek_gunzipped
 from .document import ERROR, HTML, TEXT, Document, Position, failure
+from .files import BINARY_SNIFF
 from .http import DecodingError, dechunked, decoded, header_links, media_type, parse
 
 if TYPE_CHECKING:
@@ -54,8 +55,9 @@ def is_warc(head: bytes) -> bool:
     """An uncompressed WARC starts with its version line (ISO 28500 5: ``WARC/1.0``, ``WARC/1.1``), or with a
     record header whose version line is damaged (a corrupt first record is an error record, and the next records
     are read: such an archive was scanned as a text, its pages' links lost). So does a ``.warc.gz`` whose first
-    two bytes are damaged (:func:`_mended_gzip_warc`), which no magic number tells compressed."""
-    return _opens_record(head) or _mended_gzip_warc(head)
+    two bytes are damaged (:func:`_mended_gzip_warc`), which no magic number tells compressed, and an archive
+    whose first bytes are zeroed (:func:`_zeroed_framing`)."""
+    return _opens_record(head) or _mended_gzip_warc(head) or _zeroed_framing(head) is not None
 
 
 def _opens_record(head: bytes) -> bool:
@@ -72,10 +74,28 @@ def _mended_gzip_warc(head: bytes) -> bool:
     return head[2:3] == b"\x08" and head[:2] != b"\x1f\x8b" and _opens_record(peek_gunzipped(b"\x1f\x8b" + head[2:]))
 
 
+def _zeroed_framing(head: bytes) -> str | None:
+    """How an archive whose first bytes are zeroed (a run of NUL bytes, as a damaged disk block leaves them) is
+    framed, told by the record that follows them in *head*: ``gzip`` when a gzip member opens one, ``warc`` when a
+    version line starts a line; None when none follows (a binary file). Such an archive was skipped as a binary
+    file, every record lost; now its first record is an error, and the records after the zeros are read."""
+    if not head.startswith(b"\x00"):
+        return None
+    rest = head.lstrip(b"\x00")
+    member = rest.find(_GZIP_MEMBER)
+    if member >= 0 and is_gzip_warc(rest[member:]):
+        return "gzip"
+    return "warc" if _LINE_VERSION.search(rest) is not None else None
+
+
+# A version line at a line's start (or at the start of the bytes searched).
+_LINE_VERSION = re.compile(rb"(?:^|\n)WARC/1\.[0-9]\r?\n")
+
+
 def _gzip_framed(head: bytes) -> bool:
-    """Whether the stored archive starting with *head* is made of gzip members (the members' own magic, or a first
-    member whose magic is damaged)."""
-    return head.startswith(b"\x1f\x8b") or _mended_gzip_warc(head)
+    """Whether the stored archive starting with *head* is made of gzip members (the members' own magic, a first
+    member whose magic is damaged, or zeroed bytes before the members)."""
+    return head.startswith(b"\x1f\x8b") or _mended_gzip_warc(head) or _zeroed_framing(head) == "gzip"
 
 
 # A first line that is no version line, then header fields ending in CRLF up to a field only a WARC record header
@@ -546,7 +566,7 @@ def _next_record(path: str, after: int) -> int | None:
     """The offset of the first record that starts after *after* in the file *path*: a gzip member whose content
     starts ``WARC/``, or in an uncompressed file a ``WARC/1.`` version line; None when there is none."""
     with open(path, "rb") as file, mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        if not _gzip_framed(data[:_PEEK_SIZE]):
+        if not _gzip_framed(data[:BINARY_SNIFF]):  # told by the bytes that told the file an archive
             line = _VERSION_LINE.search(data, after + 1)
             return None if line is None else line.start()
         position = after
@@ -591,11 +611,16 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
     last = None
     last_position = Position(offset=offset)
     held: _Read | None = None
-    members = path is not None and _gzip_framed(os.pread(stream.fileno(), _PEEK_SIZE, 0))  # gzip per record
+    members = _gzip_members(stream, path)
     try:
         for record in ArchiveIterator(stream, parse_http=False):
             if held is not None:
-                fault = _unclosed(held, record.stream_pos, stream, path, members)
+                # a record followed by CRLF CRLF ends where the next one starts, its gzip member's ISIZE (RFC 1952
+                # 2.3.1) its size; told otherwise only when they differ (a record's bytes are not read again)
+                next_at = record.stream_pos
+                laid_out = (next_at - held.offset if members is None
+                            else int.from_bytes(members[next_at - 4 : next_at], "little")) == held.size & 0xFFFFFFFF
+                fault = None if laid_out else _unclosed(held, next_at, stream, path)
                 if (document := _given(archive, held, fault)) is not None:
                     yield document
                 if fault is not None:
@@ -617,12 +642,22 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                     return offset
                 if b"Content-Length" not in record.headers.keys_bytes():  # named in another case: no length read
                     return (yield from _read_again(archive, path, offset, headers))
+                if length < 1 << 64:  # (past 64 bits no file holds it: read as a length that does not end it)
+                    # FastWARC read no length from a header it took otherwise: zeroed bytes made it run into the next
+                    yield failure(archive, f"record at offset {offset}: corrupt header (its Content-Length, {length}, "
+                                  "is not read)", last_position)
+                    return offset
             if len(block) <= limit and len(block) < record.content_length:
                 yield failure(archive, f"record at offset {offset}: truncated: {len(block)} of "
                               f"{record.content_length} content bytes", last_position)
                 return offset
+            header = record.headers.__getstate__()[0]  # the header as FastWARC read it
+            if b"\x00" in header:  # no field holds one (ISO 28500 5.2): a zeroed block, which FastWARC read through
+                # into the next record's header, whose block, type and all it gave as this record's
+                yield failure(archive, f"record at offset {offset}: corrupt header (NUL bytes)", last_position)
+                continue
             record_type = headers.get("warc-type", "").strip().lower()  # field names and types in any case
-            size = len(record.headers.__getstate__()[0]) + record.content_length + 4  # as FastWARC writes a header
+            size = len(header) + record.content_length + 4  # the record laid out as ISO 28500 4 says
             held = _Read(_held_document(archive, offset, record_type, headers, block), offset, record_type, headers,
                          block, size)
         unread = None if path is None else _unread(path, last, start)
@@ -652,6 +687,9 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
         stopped = at or _Unread(offset)
         yield _unread_failure(archive, stopped, f"cannot be read: {error}", last_position)
         return stopped.offset
+    finally:
+        if members is not None:
+            members.close()
 
 
 # ISO 28500 5.3: Content-Length = "Content-Length" ":" 1*DIGIT (spaces around a field value are no part of it).
@@ -704,23 +742,25 @@ def _read_again(archive: str, path: str | None, offset: int, headers: dict[str, 
     return (offset + end if member_end is None else member_end) - 1
 
 
-def _unclosed(held: _Read, next_at: int, stream: IO[bytes], path: str | None, members: bool) -> _Unread | None:
+def _unclosed(held: _Read, next_at: int, stream: IO[bytes], path: str | None) -> _Unread | None:
     """The fault of the record *held* when CRLF CRLF does not follow its block (ISO 28500 4), though FastWARC read
     the next record after it, at *next_at* (it passes over line ends between records: a length a line end too long
-    or short, or a closing CRLF CRLF missing, went unnoticed). Told at once by where the next record starts, or by
-    the ISIZE of the record's gzip member (RFC 1952 2.3.1), when that is the size of the record laid out as ISO
-    28500 4 says; else by the record's bytes, read again from the stored file *path*, or from the last reads of a
-    decompressed *stream* (not judged when they no longer hold them)."""
-    if members:
-        if int.from_bytes(os.pread(stream.fileno(), 4, next_at - 4), "little") == held.size & 0xFFFFFFFF:
-            return None
-    elif next_at - held.offset == held.size:
-        return None
+    or short, or a closing CRLF CRLF missing, went unnoticed), asked when the record is not laid out as ISO 28500
+    4 says (:func:`_records` tells that at once): told by its bytes, read again from the stored file *path*, or
+    from the last reads of a decompressed *stream* (not judged when they no longer hold them)."""
     content = _bytes_again(held.offset, next_at, stream, path)
     end = None if content is None else _block_end(content)
     if content is None or end is None or content.startswith(b"\r\n\r\n", end):
         return None
     return _does_not_end(held.offset, held.headers["content-length"].strip())
+
+
+def _gzip_members(stream: IO[bytes], path: str | None) -> mmap.mmap | None:
+    """The stored archive *path*, which *stream* reads, mapped when it is made of gzip members (so that each
+    member's ISIZE is read at once), else None."""
+    if path is None or not _gzip_framed(os.pread(stream.fileno(), BINARY_SNIFF, 0)):
+        return None
+    return mmap.mmap(stream.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def _bytes_again(offset: int, next_at: int, stream: IO[bytes], path: str | None) -> bytes | None:

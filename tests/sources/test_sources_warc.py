@@ -1155,3 +1155,27 @@ def test_a_warc_gz_whose_magic_number_is_damaged_is_still_an_archive_and_the_nex
     damaged[at] ^= 1 << bit
     found = extract(capsys, write(tmp_path, "flip.warc.gz", bytes(damaged)), status=1)
     assert [(r["kind"], r["offset"]) for r in found] == [("error", 0), ("url", offsets[1]), ("url", offsets[2])]
+
+
+@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("where", [0, 1, 2], ids=["at-the-start", "in-a-header", "in-a-block"])
+def test_a_zeroed_block_is_an_error_at_the_records_it_hits_and_the_others_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, where: int
+) -> None:
+    # 512 bytes zeroed, as a damaged disk block leaves them. At the file's start the archive was skipped as a binary
+    # file (status 0, every record lost); inside a header FastWARC read on through the NUL bytes into the next
+    # record's header and gave that record's block, type and links as the damaged one's, without an error
+    records = [response(f"http://site.example/{i}", f'<p><a href="/q{i}">q</a>'.encode() * 12,
+                        headers=[("Content-Type", "text/html")]) for i in range(6)]
+    data, offsets = per_record_gzip(records) if per_record else (b"".join(records), [
+        sum(map(len, records[:i])) for i in range(6)])
+    start = [0, offsets[1] + 60, offsets[2] + (offsets[3] - offsets[2]) // 2][where]
+    damaged = data[:start] + bytes(512) + data[start + 512:]
+    ends = [*offsets[1:], len(data)]
+    hit = [at for at, end in zip(offsets, ends) if at < start + 512 and end > start]
+    found = extract(capsys, write(tmp_path, "zeroed.warc", damaged), status=1)
+    links = [(r["offset"], r["uri"]) for r in found if r["kind"] != "error"]
+    assert [link for link in links if link[0] not in hit] == [
+        (at, f"http://site.example/q{i}") for i, at in enumerate(offsets) if at not in hit for _ in range(12)]
+    errors = [r["offset"] for r in found if r["kind"] == "error"]
+    assert errors and errors[0] == hit[0] and set(errors) <= set(hit)
