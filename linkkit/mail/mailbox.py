@@ -1,4 +1,5 @@
-"""The messages of a mailbox, one at a time: an mbox (RFC 4155), a Maildir, or a single message file (.eml).
+"""The messages of a mailbox, one at a time: an mbox (RFC 4155), a Maildir, a mailbox bundle (Apple Mail's export
+of an mbox), or a single message file (.eml).
 
 An mbox is read line by line, so memory holds one message, whatever the mailbox's size.  A message starts at a
 ``From `` line at the start of the file or after an empty line (RFC 4155 appendix A: the writer ends each message
@@ -41,7 +42,8 @@ class Message:
     ``index`` counts from 0 in mailbox order; ``offset`` is the byte offset of its ``From `` line in an mbox (0 for
     a message that is a file of its own); ``data`` is the message itself (RFC 5322 bytes, mboxrd-unescaped);
     ``path`` the file it was read from; ``record`` its bytes as the mailbox holds them (``From `` line, escaped
-    body and the empty line that ends it, or the whole file).
+    body and the empty line that ends it, or the whole file, compressed when ``compression`` names the codec a
+    Maildir message file was stored with).
     """
 
     index: int
