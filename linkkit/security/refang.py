@@ -27,7 +27,7 @@ written                         read as    where
 ``(.)``, ``(dot)``              ``.``      between two letters or digits of a host: the token holds no ``/``,
                                            ``?``, ``#`` or ``:`` before it and no ``@`` after it (``(`` and
                                            ``)`` are URI characters, so elsewhere they are data)
-``(at)`` (any case)             ``@``      glued before a host, where ``(.)`` is read but for a ``:`` before it
+``(@)``, ``(at)`` (any case)     ``@``      glued before a host, where ``(.)`` is read but for a ``:`` before it
                                            (``nick(dot)t(at)mail(dot)example``, ``hxxp://u:pw(at)evil[.]example``;
                                            not a path's ``f(at)x``)
 ``\\/`` (JSON's escaped ``/``)   ``/``      in ``scheme:\\/\\/`` and after it in its token, no space or quote
@@ -57,7 +57,7 @@ from ..uri.charset import SCHEME_CHARS
 _CANDIDATE = regex.compile(
     r"(?P<scheme>[xX*](?<=[hHfF][xX]|[hH]\*)(?:[xX*](?<=[hH][xX][xX]|[hH]\*\*))?[pP]"
     r"(?<=[fF][xX][pP]|[hH][xX][xX][pP]|[hH]\*\*[pP])[sS]?)"
-    r"|\[(?:[.:@/]|://|(?i:dot|at))\]|\{(?:\.|(?i:dot))\}|\((?:\.|(?i:dot|at))\)"
+    r"|\[(?:[.:@/]|://|(?i:dot|at))\]|\{(?:\.|(?i:dot))\}|\((?:[.@]|(?i:dot|at))\)"
 )
 _CANDIDATE_JSON = regex.compile(_CANDIDATE.pattern + r"|\\/|\\u0026")
 _SCHEME_CHARS = frozenset(SCHEME_CHARS)
@@ -75,7 +75,7 @@ COLON_FOLLOWERS = frozenset("/%[+-_~.")
 SLASH_AFTER = frozenset("-_~%.:")
 # Walking back from a "(.)": what ends the host it would be in (RFC 3986 3.2.2: a reg-name holds none of them).
 _HOST_STOP = frozenset(" \t\r\n\f\v/?#:@<>\"'`")
-# Walking back from an "(at)": the same, but for the ":" of a "user:password" or of "mailto:" (RFC 3986 3.2.1).
+# Walking back from an "(@)" or "(at)": the same, but for the ":" of a "user:password" or of "mailto:" (RFC 3986 3.2.1).
 _USER_STOP = _HOST_STOP - {":"}
 _MAX_HOST = 255  # RFC 1034 3.1: a domain name is at most 255 octets
 
@@ -151,10 +151,10 @@ def _judged(text: str, match: regex.Match[str]) -> str | None:
     if mark == "[/]":
         glued = before.isalnum() or before in SLASH_AFTER or text.endswith(("[:]", "[/]"), 0, start)
         return "/" if before and glued else None
-    if mark in ("[@]", "[at]", "(at)"):
+    if mark in ("[@]", "[at]", "(@)", "(at)"):
         if not before or before in NOT_GLUED or not (after.isalnum() or after in "[%_~") or not after:
             return None
-        return "@" if mark != "(at)" or _in_host(text, start, end, _USER_STOP) else None
+        return "@" if mark[0] == "[" or _in_host(text, start, end, _USER_STOP) else None
     if not (before.isalnum() and after.isalnum()):
         return None  # [dot], {.}, {dot}, (.), (dot): between two letters or digits
     if mark in ("(.)", "(dot)") and not _in_host(text, start, end):
@@ -221,7 +221,7 @@ def _holds_json_url(text: str) -> bool:
 
 
 def _in_host(text: str, start: int, end: int, stops: frozenset[str] = _HOST_STOP) -> bool:
-    """Whether ``text[start:end]`` (a "(.)", or an "(at)" before a host) lies in a host name: back to the token's
+    """Whether ``text[start:end]`` (a "(.)", or an "(@)" before a host) lies in a host name: back to the token's
     start or the "//" of an authority there is none of *stops* ("/", "?", "#", ":" or "@": it would be a path, a
     query, a port; the host after a userinfo is fine), and ahead, before the host ends, no "@" (it would be a
     userinfo)."""
