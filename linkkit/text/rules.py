@@ -29,6 +29,16 @@ IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}\uff01-\uff64]|[\p{L}\p{N}\u200c\u2
 # engines (and is decided without a Unicode category lookup).
 WHITE_SPACE_ITEMS = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
+# A line break (Unicode Standard Annex #14, the mandatory breaks of classes BK, CR, LF and NL) as the items of a
+# character class: LF, VT (the manual line break of word processors and slides), CR, NEL and U+2028 LINE SEPARATOR;
+# not the form feed and U+2029 PARAGRAPH SEPARATOR, which end a page and a paragraph, no line.  CR LF is one break.
+LINE_BREAK_ITEMS = r"\n\x0b\r\x85\u2028"
+LINE_BREAK = rf"(?:\r\n|[{LINE_BREAK_ITEMS}])"
+# One line break and the whitespace around it (RFC 2396 appendix E: "ignore all unescaped whitespace around the line
+# break"): spaces, tabs, no-break spaces, any of Unicode's White_Space but another break.
+_LINE_SPACE = rf"[^\S{LINE_BREAK_ITEMS}\f\u2029]{{0,{MAX_WRAP}}}"
+WRAP = _LINE_SPACE + LINE_BREAK + _LINE_SPACE
+
 # A closing bracket ends a bare reference unless an opening partner precedes it inside the reference (policy
 # rule 5): "(see http://example.org/)" versus "http://en.example.org/wiki/URI_(disambiguation)"; IPv6 literals
 # ("http://[::1]/", RFC 3986 3.2.2) are the reason "[" and "]" are counted too.

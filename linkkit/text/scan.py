@@ -35,6 +35,7 @@ from .rules import (
     END_TAG_OPENER,
     HYPHEN_READINGS,
     IRI_CHARACTERS,
+    LINE_BREAK_ITEMS,
     LIST_SEPARATORS,
     MAX_LOCAL_PART,
     MAX_SCHEME,
@@ -42,6 +43,7 @@ from .rules import (
     PROSE_PUNCTUATION,
     QUOTE_MARK,
     WHITE_SPACE_ITEMS,
+    WRAP,
 )
 
 if TYPE_CHECKING:
@@ -109,7 +111,7 @@ class _Pattern:
 
 # The typesetters' hyphens are no URI characters: they join a reference only right before a line break.
 _TYPESET_HYPHENS = "".join(hyphen for hyphen in HYPHEN_READINGS if hyphen not in URI_CHARS)
-_BEFORE_LINE_BREAK = r"(?=[^\S\r\n]*[\r\n])"
+_BEFORE_LINE_BREAK = rf"(?=[^\S{LINE_BREAK_ITEMS}]*[{LINE_BREAK_ITEMS}])"
 
 
 def _class(chars: str, *, plus: str = "", minus: str = "") -> str:
@@ -154,10 +156,19 @@ _SCHEME_RUN_BACK = _Pattern("(?r)" + _class(SCHEME_CHARS) + "+")
 _ALPHA_SET = frozenset(ALPHA)
 _DIGIT_SET = frozenset(DIGIT)
 _SCHEME_SET = frozenset(SCHEME_CHARS)
+# In quoted mail the next line starts with the quote marker again (RFC 3676 4.5), at most this deep.
+_MAX_QUOTE_DEPTH = 16
 # RFC 1738 appendix / RFC 2396 appendix E: "<", optional "URL:" (any case), whitespace in between is ignored.
-_ANGLE_OPEN_BACK = _Pattern(rf"(?r)<\s{{0,{MAX_WRAP}}}(?:(?i:URL):\s{{0,{MAX_WRAP}}})?")
+_ANGLE_GAP = rf"\s{{0,{MAX_WRAP}}}"
+_ANGLE_OPEN_BACK = _Pattern(rf"(?r)<{_ANGLE_GAP}(?:(?i:URL):{_ANGLE_GAP})?")
+# The quote markers of quoted mail, which start each line again ("> ", "> > ", ">> "; RFC 3676 4.5).
+_QUOTE_MARKERS = rf"(?:>[ \t]{{0,{MAX_WRAP}}}){{1,{_MAX_QUOTE_DEPTH}}}"
+# In quoted mail a line break there is followed by the next line's quote marker ("> <URL:\n> http://...>").
+_QUOTED_ANGLE_GAP = rf"{_ANGLE_GAP}(?:(?<=[\r\n])[ \t]{{0,{MAX_WRAP}}}{_QUOTE_MARKERS})?"
+_QUOTED_ANGLE_OPEN_BACK = _Pattern(rf"(?r)<{_QUOTED_ANGLE_GAP}(?:(?i:URL):{_QUOTED_ANGLE_GAP})?")
 # RFC 2396 appendix E: the prefix "URL:" "(with or without a trailing space)" before a bare reference.
 _URL_PREFIX_BACK = _Pattern(r"(?r)(?i:URL): ?")
+_URL_PREFIX = "url"  # the prefix's word, lower-cased: no scheme, the start of a reference's delimiter
 _ASCII_ALNUM = frozenset(ALPHA + DIGIT)
 # The dot-atom characters of an e-mail local-part that prose does not also use (RFC 5322 3.2.3, less the atext
 # symbols "!#$&'*/=?^`{|}~", which glue addresses to the words around them), with IRI letters (RFC 6531 3.3); and
@@ -171,7 +182,7 @@ _LOCAL_PART_CHAR = _Pattern(_LOCAL_PART_ITEM)
 # its first line's part, the hyphen and the whitespace around the line break (one, outside quoted mail).
 _WRAPPED_LOCAL_PART_BACK = _Pattern(
     rf"(?r)[{_LOCAL_PART_CHARS}]{{1,{MAX_LOCAL_PART}}}{_class(''.join(HYPHEN_READINGS))}"
-    rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}"
+    + WRAP
 )
 _WRAPPED_LOCAL_REACH = MAX_LOCAL_PART + 1 + 2 * MAX_WRAP + 2
 _WRAP_WHITESPACE = frozenset(" \t\r\n")  # what may stand right before the second line's part
@@ -198,11 +209,10 @@ _CONTROL_PARAMETER_END = frozenset("[:;\x03,")
 
 # RFC 2396 appendix E: "a line break immediately after a hyphen" -- "ignore all unescaped whitespace around the
 # line break".  One line break only: a blank line ends a paragraph, and a reference with it.
-_HYPHEN_WRAP = _Pattern(rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}")
-# In quoted mail the next line starts with the quote marker again (RFC 3676 4.5), at most this deep.
-_MAX_QUOTE_DEPTH = 16
+_HYPHEN_WRAP = _Pattern(WRAP)
+# In quoted mail the next line starts with the quote marker again.
 _QUOTED_HYPHEN_WRAP = _Pattern(
-    rf"[ \t]{{0,{MAX_WRAP}}}(?:\r\n|\r|\n)[ \t]{{0,{MAX_WRAP}}}(?:>[ \t]{{0,{MAX_WRAP}}}){{1,{_MAX_QUOTE_DEPTH}}}"
+    WRAP + _QUOTE_MARKERS
 )
 # How far past a run the decision may look: a typesetter's hyphen, the wrap, then a scheme and "//" at the start
 # of the next line.
@@ -210,13 +220,13 @@ _HYPHEN_WRAP_REACH = 1 + (2 + _MAX_QUOTE_DEPTH) * (MAX_WRAP + 1) + 2 + MAX_SCHEM
 # A wrapped line continues with a letter, a digit or a character that carries a URI on ("/", "?", "#", "%", "&",
 # "=", "_", "~", "."); a next line that opens with a bracket, a quote or a list's "-" or "*" is prose.
 _CONTINUATION_START = _Pattern(r"[\p{L}\p{N}/?#%&=_~.]")
-# A hyphen-wrapped line does not continue into a line that starts a reference of its own.
+# A hyphen-wrapped line does not continue into a line that starts a reference of its own (or its "URL:" prefix).
 _SCHEME_AHEAD = _Pattern(_class(ALPHA) + _class(SCHEME_CHARS) + f"{{0,{MAX_SCHEME - 1}}}:")
 _ABBREVIATED_AHEAD = _Pattern(r"(?i:www|ftp)\.")
 # A mail quote marker at the start of a line ("> ", "> > "; RFC 3676 4.5 calls it the quote indicator). A quoted
 # <...> reference carries it on each line it is wrapped over.
 _QUOTE_MARKER = _Pattern(r"[ \t]*(?:>[ \t]*)+")
-_QUOTE_MARKER_AFTER_BREAK = _Pattern(r"(?<=[\r\n])[ \t]*(?:>[ \t]*)+")
+_QUOTE_MARKER_AFTER_BREAK = _Pattern(rf"(?<=[{LINE_BREAK_ITEMS}])[ \t]*(?:>[ \t]*)+")
 _MAX_QUOTED_LINE = 256  # how far back the start of a quoted line is looked for
 # A page break of a plain-text RFC or Internet-Draft (RFC 2223 3a, 4b, 4c): the running footer that ends a page
 # ("Author  Category  [Page N]") and the running header that starts the next ("RFC 3986  URI Generic Syntax  January
@@ -338,7 +348,10 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
     """Delimit the reference that starts at *start* (RFC 3986 appendix C, RFC 2396 appendix E, RFC 1738 appendix)."""
     limit = min(len(text), start + max_length)
     low = max(floor, start - 3 * MAX_WRAP)
-    angle = _ANGLE_OPEN_BACK.match(text, low, start) if text.rfind("<", low, start) >= 0 else None
+    angle = (
+        _ANGLE_OPEN_BACK.match(text, low, start) or _quoted_angle_open(text, low, start)
+        if text.rfind("<", low, start) >= 0 else None
+    )
     looked = start
     if angle is not None:
         # RFC 2396 appendix E: inside <...> whitespace (line breaks too) is ignored up to the ">".
@@ -393,6 +406,22 @@ def _angle_end(text: str, start: int, limit: int, quoted: bool) -> int:
         marker = _QUOTE_MARKER.match(text, stop, limit)
         stop = _run_end(_ANGLE_RUN, text, limit if marker is None else marker.end(), limit)
     return stop
+
+
+def _angle_open(text: str, low: int, at: int) -> regex.Match[str] | None:
+    """The "<" or "<URL:" that opens right before *at* (RFC 2396 appendix E), read back no further than *low*."""
+    return _ANGLE_OPEN_BACK.match(text, low, at) or _quoted_angle_open(text, low, at)
+
+
+def _quoted_angle_open(text: str, low: int, at: int) -> regex.Match[str] | None:
+    """The "<" or "<URL:" that opens before *at* in quoted mail, a line break and the next line's quote marker after
+    it (RFC 3676 4.5), where the line of the "<" is quoted too; asked when no "<" opens right before *at*."""
+    opener = text.rfind("<", low, at)
+    line = text.rfind("\n", opener, at) + 1 if opener >= 0 else 0
+    if line == 0 or not text[line:at].lstrip(" \t").startswith(">"):
+        return None  # no quoted line between the last "<" and *at*
+    angle = _QUOTED_ANGLE_OPEN_BACK.match(text, low, at)
+    return angle if angle is not None and _quoted_line(text, angle.start()) else None
 
 
 def _quoted_line(text: str, at: int) -> bool:
@@ -561,7 +590,7 @@ def _continuation(text: str, hyphen_end: int, limit: int, quoted: bool) -> int |
     scheme = _SCHEME_AHEAD.match(text, resume)
     if scheme is not None:
         name = scheme.group()[:-1].lower()
-        if name in KNOWN_SCHEMES or text.startswith("//", scheme.end()):
+        if name in KNOWN_SCHEMES or name == _URL_PREFIX or text.startswith("//", scheme.end()):
             return None
     return int(resume)
 
@@ -577,10 +606,13 @@ def _cleaned(raw: str) -> str:
     return "".join(_read_hyphens(raw, 0).split())
 
 
+_LINE_BREAK_IN = _compile_plain(f"[{LINE_BREAK_ITEMS}]").search
+
+
 def _alternatives(raw: str, uri: str, prefix: str = "") -> tuple[str, ...]:
     """The other reading of the hyphens at line breaks, if it differs (RFC 2396 appendix E)."""
-    if "\n" not in raw and "\r" not in raw:
-        return ()
+    if "\n" not in raw and "\r" not in raw and ((raw.isascii() and "\x0b" not in raw) or _LINE_BREAK_IN(raw) is None):
+        return ()  # no line break: an ASCII reference is asked for the ASCII ones of LINE_BREAK_ITEMS only
     other = prefix + _cleaned(_read_hyphens(raw, 1))
     return (other,) if other != uri else ()
 
@@ -774,7 +806,7 @@ _SLASHES_REACH = 2 * MAX_WRAP + 3  # how far past the ":" the look for its "//" 
 
 def _angle_opens_at(text: str, at: int, floor: int) -> bool:
     """Whether a "<" (or "<URL:"), with whitespace after it, opens right before *at* (RFC 2396 appendix E)."""
-    return _ANGLE_OPEN_BACK.match(text, max(floor, at - 2 * MAX_WRAP - 4), at) is not None
+    return _angle_open(text, max(floor, at - 2 * MAX_WRAP - 4), at) is not None
 
 
 def _scheme_before_space(text: str, colon: int, floor: int) -> tuple[int, str] | None:
@@ -863,7 +895,7 @@ def _scheme_start(text: str, colon: int, floor: int) -> tuple[int, str] | None:
     for index, char in enumerate(name):
         if char == "." and name[index + 1 :] in KNOWN_SCHEMES:
             return start + index + 1, name[index + 1 :]
-    if name and name != "url" and not glued_to_number:
+    if name and name != _URL_PREFIX and not glued_to_number:
         return start, name  # any valid scheme followed by "//" (RFC 3986 3.2: an authority follows)
     return None
 
@@ -1131,7 +1163,7 @@ def _ended_at_host(text: str, start: int, host: int | None, limit: int, floor: i
     appendix E)."""
     if host is None or host == limit or text[host] not in _AFTER_HOST or _inside_host(text, host, limit):
         return None
-    if _ANGLE_OPEN_BACK.match(text, max(floor, start - 3 * MAX_WRAP), start) is not None:
+    if _angle_open(text, max(floor, start - 3 * MAX_WRAP), start) is not None:
         return None
     return _delimited(text, start, host, host + _BARE_REACH, floor, truncated=False)  # as far as a bare walk's decision
 
