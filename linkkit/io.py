@@ -424,9 +424,19 @@ class Target:
     changed: bool = True
 
 
+_TEMPORARY_MARK = ".linkkit-tmp-"  # what names a temporary file, between the file's name and the process id
+
+
 def temporary_path(path: Path, pid: int) -> Path:
     """The temporary file a run with process id *pid* writes *path*'s new content into, beside it."""
-    return path.with_name(f".{path.name}.linkkit-tmp-{pid}")
+    return path.with_name(f".{path.name}{_TEMPORARY_MARK}{pid}")
+
+
+def is_temporary(name: str) -> bool:
+    """Whether the file name *name* is one :func:`temporary_path` gives (``.NAME.linkkit-tmp-PID``): a run killed
+    before it replaced its file leaves one, which a walk of the folder passes over, as no input of the user's."""
+    head, mark, pid = name.rpartition(_TEMPORARY_MARK)
+    return bool(mark) and len(head) > 1 and head.startswith(".") and pid.isascii() and pid.isdigit()
 
 
 def _alive(pid: int) -> bool:

@@ -4,6 +4,7 @@ the count and first line and column of the bytes that did not decode (PEP 383)."
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -120,3 +121,21 @@ def test_html_starts_after_any_latin_1_space_and_after_nothing_else(byte: int) -
     takes): the test of the first byte that is not a space gives the pattern's answer for every byte."""
     assert linkkit_io.starts_as_html(bytes([byte]) + b"<html>") is chr(byte).isspace()
     assert linkkit_io.starts_as_html(bytes([byte]) + b"<!-- a -->\n<!DOCTYPE html>") is chr(byte).isspace()
+
+
+@pytest.mark.parametrize(
+    ("name", "temporary"),
+    [
+        (linkkit_io.temporary_path(Path("site/a.html"), 4242).name, True),
+        (".a.html.linkkit-tmp-7", True),
+        ("a.html", False),
+        (".a.html", False),
+        (".a.html.linkkit-tmp-", False),  # no process id
+        (".a.html.linkkit-tmp-12x", False),
+        (".a.html.linkkit-tmp-\u00b2", False),  # a digit, but no ASCII one: no process id
+        ("a.html.linkkit-tmp-12", False),  # no leading dot: not a name temporary_path gives
+        (".linkkit-tmp-12", False),  # no file's name before the mark
+    ],
+)
+def test_a_temporary_file_is_told_by_its_name(name: str, temporary: bool) -> None:
+    assert linkkit_io.is_temporary(name) is temporary
