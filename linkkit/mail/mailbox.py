@@ -114,11 +114,15 @@ MAIL_SUFFIXES = frozenset({".eml", ".mbox", ".mbx"})
 def looks_like_mail(head: bytes) -> bool:
     """Whether a file starting with *head* is a message or an mbox, judged by content: an mbox ``From `` line
     with its date (RFC 4155), or a header block (RFC 5322 2.2) of at least two fields a message has (From, To,
-    Subject, Date, Message-ID, MIME-Version, Received...), up to its empty line or the end of *head*."""
+    Subject, Date, Message-ID, MIME-Version, Received...), up to its empty line or the end of *head*, also after a
+    ``From `` line without a date (an mbox written by hand: ``From alice@example.org``)."""
     if _FROM_LINE.match(head):
         return True
+    lines = head.splitlines()
+    if is_mbox(head):
+        del lines[0]
     known = 0
-    for line in head.splitlines()[:-1] or head.splitlines():
+    for line in lines[:-1] or lines:
         if not line.strip():
             break
         field = _FIELD.match(line)
