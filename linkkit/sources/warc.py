@@ -472,13 +472,14 @@ class _Cut(ForwardStream):
     """A decompressed archive read until its compressed stream fails (cut short, or damaged): the failure ends the
     stream for FastWARC, which then reports the record it cut, and is kept in ``error``. It counts the bytes it
     gave and keeps its last two reads (FastWARC reads 64 KiB at a time), so that a record cut inside its header is
-    found (:meth:`cut_at`)."""
+    found (:meth:`cut_at`), whether its decompression failed or the stream ended (standard input cut short)."""
 
     def __init__(self, stream: IO[bytes], position: int = 0) -> None:
         self.stream = stream
         self.position = position  # where *stream* stands in the decompressed archive
         self.reads = (b"", b"")  # the last two reads, kept as they are (joining them on each read would copy)
         self.error: BaseException | None = None
+        self.ended = False  # its end was read
 
     def readinto(self, target: WriteableBuffer) -> int:
         if self.error is not None:
@@ -492,6 +493,7 @@ class _Cut(ForwardStream):
         buffer[: len(data)] = data
         self.position += len(data)
         self.reads = (self.reads[1], data)
+        self.ended = not data
         return len(data)
 
     def cut_at(self) -> int:
@@ -682,6 +684,8 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                 at = _unread(path, last, start)
             except (OSError, ValueError, zlib.error):
                 at = None
+        elif at is None and isinstance(stream, _Cut) and stream.ended and (cut := stream.cut_at()) != stream.position:
+            at = _Unread(cut)  # a header that the stream's end cut short (it named the record before it)
         if held is not None and (document := _given(archive, held, at)) is not None:
             yield document
         stopped = at or _Unread(offset)

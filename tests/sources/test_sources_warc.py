@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import io
 import json
 import lzma
+import sys
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -1172,10 +1174,23 @@ def test_a_zeroed_block_is_an_error_at_the_records_it_hits_and_the_others_are_re
     start = [0, offsets[1] + 60, offsets[2] + (offsets[3] - offsets[2]) // 2][where]
     damaged = data[:start] + bytes(512) + data[start + 512:]
     ends = [*offsets[1:], len(data)]
-    hit = [at for at, end in zip(offsets, ends) if at < start + 512 and end > start]
+    hit = [at for at, end in zip(offsets, ends, strict=True) if at < start + 512 and end > start]
     found = extract(capsys, write(tmp_path, "zeroed.warc", damaged), status=1)
     links = [(r["offset"], r["uri"]) for r in found if r["kind"] != "error"]
     assert [link for link in links if link[0] not in hit] == [
         (at, f"http://site.example/q{i}") for i, at in enumerate(offsets) if at not in hit for _ in range(12)]
     errors = [r["offset"] for r in found if r["kind"] == "error"]
     assert errors and errors[0] == hit[0] and set(errors) <= set(hit)
+
+
+@pytest.mark.parametrize("kept", [1, 7, 40], ids=["in-its-magic", "in-its-version-line", "in-its-header"])
+def test_standard_input_cut_inside_a_header_names_that_record(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], kept: int
+) -> None:
+    # read once, the stream cannot be read again: the error named the record before the cut one, whose links are
+    # all out
+    data, offsets = _four_pages(False, repeat=2)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data[: offsets[3] + kept])))
+    found = extract(capsys, Path("-"), status=1)
+    assert [r["uri"] for r in found[:-1]] == [f"http://site.example/p{i}" for i in range(3) for _ in range(2)]
+    assert (found[-1]["kind"], found[-1]["offset"]) == ("error", offsets[3])
