@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 from ..errors import URISyntaxError
-from .charset import ALPHA, DIGIT, PCT_ENCODED, char_class
+from .charset import ALPHA, DIGIT, PCT_ENCODED, REG_NAME_CHARS, always_match, char_class, pct_run
 from .model import URIReference, compose, parse, split_authority
 from .percent import percent_decode
 from .schemes import SCHEMES, default_port
@@ -38,6 +38,9 @@ _GROUP = re.compile(f"{char_class(ALPHA)}{char_class(ALPHA + DIGIT + '-.+_')}*")
 _FTP_TYPE = re.compile(r";type=([AIDaid])\Z")
 # RFC 1738 2.2: "<" and ">" are unsafe, the delimiters of URLs in free text; a news: message-id goes without them.
 _ANGLE_BRACKET = re.compile("[<>]")
+# RFC 1738 5: article = 1*[ ... ] "@" host; a host in a path is an IPv4address or a reg-name (RFC 3986 3.2.2: an
+# IP-literal's "[" is no pchar), both *( unreserved / pct-encoded / sub-delims ), so no ":", "/" or "?"
+_ARTICLE_HOST = re.compile(pct_run(REG_NAME_CHARS))
 # RFC 1738 3.1: "Within the user and password field, any ":", "@", or "/" must be encoded" (an authority holds no
 # "/", and its first ":" and last "@" are the login's own delimiters).
 _LOGIN_DELIMITER = re.compile("[:@]")
@@ -45,6 +48,7 @@ _LOGIN_DELIMITER = re.compile("[:@]")
 # hexadecimal (US-ASCII character LF), and 0D (US-ASCII character CR)", written or encoded (an encoded tab, "%09",
 # already ends the selector).
 _NOT_IN_SELECTOR = re.compile("%0[ADad]|[\t\n\r]")
+_RULE_ARTICLE = 'article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host (RFC 1738 5)'
 _RULE_IP_SCHEMEPART = 'ip-schemepart = "//" login [ "/" urlpath ] (RFC 1738 3.1)'
 
 
@@ -386,11 +390,15 @@ def _read_news(parts: _Parts) -> News:
     second_at = domain.find("@")
     if not unique or not domain or second_at != -1:  # 5: one "@", an article's characters before it, a host after
         position = parts.path_at + (0 if not unique else len(unique) + 1 + max(second_at, 0))
-        raise parts.fail(position, 'article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host (RFC 1738 5)')
+        raise parts.fail(position, _RULE_ARTICLE)
     bracket = _ANGLE_BRACKET.search(grouppart)
     if bracket is not None:  # 3.6: the RFC 1036 message ID "without the enclosing "<" and ">""
         raise parts.fail(parts.path_at + bracket.start(), 'message-id without its "<" and ">" (RFC 1738 3.6)')
-    return News(None, parts.decoded(grouppart, parts.path_at))
+    message_id = parts.decoded(grouppart, parts.path_at)
+    host_end = always_match(_ARTICLE_HOST, domain).end()
+    if host_end != len(domain):  # the port, path or query a host cannot hold (news:id@host:119, news:id@host/x)
+        raise parts.fail(parts.path_at + len(unique) + 1 + host_end, _RULE_ARTICLE)
+    return News(None, message_id)
 
 
 def _read_nntp(parts: _Parts) -> NNTP:
