@@ -185,7 +185,7 @@ _WRAPPED_LOCAL_PART_BACK = _Pattern(
     + WRAP
 )
 _WRAPPED_LOCAL_REACH = MAX_LOCAL_PART + 1 + 2 * MAX_WRAP + 2
-_WRAP_WHITESPACE = frozenset(" \t\r\n")  # what may stand right before the second line's part
+_WRAP_WHITESPACE = frozenset(" \t\r\n")  # what may wrap a scheme's name or its ":" inside <...> (rule 3)
 # A ":" glued to what follows it, right after an address's domain: the host of an scp-like address
 # ("git@github.com:user/repo.git", git's "[user@]host.xz:path/to/repo.git/"; "user@host.example:/tmp/"), or a
 # port ("user@host.example:2222"), not a mailbox (RFC 5322 3.4.1 ends an addr-spec with its domain).
@@ -1259,7 +1259,7 @@ def _email_candidate(text: str, at: int, floor: int, options: ScanOptions, scan:
         start = _after_control_in(text, start, at, floor)  # "\x1b[4mjohn@example.com"
     if not text[start:at].isascii():
         start = _after_cjk_prose(text, start, at)
-    if start > low and text[start - 1] in _WRAP_WHITESPACE:
+    if start > low and text[start - 1].isspace():
         first_line = _wrapped_local_part(text, start, floor, at)
         if first_line is not None:
             start, wrapped = first_line, True
