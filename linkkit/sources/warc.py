@@ -372,13 +372,13 @@ def _read_on_decompressed(whole: IO[bytes], archive: str, path: str) -> Iterator
     Zstandard): after a corrupt record, its decompression intact, reading goes on at the next version line,
     decompressed again from the file's start (it stopped there)."""
     with whole:
-        failed = yield from _cut_records(_Cut(whole), archive)
+        failed = yield from _cut_records(_Cut(whole, source=path), archive)
     while failed is not None:
         resume = _next_decompressed_record(path, failed)
         if resume is None:
             return
         with _decompressed_from(path, resume) as rest:
-            failed = yield from _cut_records(_Cut(rest, resume), archive)
+            failed = yield from _cut_records(_Cut(rest, resume, source=path), archive)
 
 
 _HEADER_WINDOW = 1 << 16  # more than any WARC header block a writer makes; a longer one is not judged
@@ -474,8 +474,9 @@ class _Cut(ForwardStream):
     gave and keeps its last two reads (FastWARC reads 64 KiB at a time), so that a record cut inside its header is
     found (:meth:`cut_at`), whether its decompression failed or the stream ended (standard input cut short)."""
 
-    def __init__(self, stream: IO[bytes], position: int = 0) -> None:
+    def __init__(self, stream: IO[bytes], position: int = 0, source: str | None = None) -> None:
         self.stream = stream
+        self.source = source  # the file it decompresses, which can be decompressed again (not standard input)
         self.position = position  # where *stream* stands in the decompressed archive
         self.reads = (b"", b"")  # the last two reads, kept as they are (joining them on each read would copy)
         self.error: BaseException | None = None
@@ -643,7 +644,7 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
                                   f"{headers['content-length']!r} is no number)", last_position)
                     return offset
                 if b"Content-Length" not in record.headers.keys_bytes():  # named in another case: no length read
-                    return (yield from _read_again(archive, path, offset, headers))
+                    return (yield from _read_again(archive, stream, path, offset, headers))
                 if length < 1 << 64:  # (past 64 bits no file holds it: read as a length that does not end it)
                     # FastWARC read no length from a header it took otherwise: zeroed bytes made it run into the next
                     yield failure(archive, f"record at offset {offset}: corrupt header (its Content-Length, {length}, "
@@ -707,24 +708,24 @@ def _declared_length(value: str) -> int | None:
     return None if digits is None else int(digits.group(1))
 
 
-def _read_again(archive: str, path: str | None, offset: int, headers: dict[str, str]) -> Generator[Document, None, int]:
+def _read_again(archive: str, stream: IO[bytes], path: str | None, offset: int, headers: dict[str, str],
+                ) -> Generator[Document, None, int]:
     """The record at *offset* whose Content-Length field FastWARC did not read (it reads that name in its own case
-    only, where ISO 28500 4 makes field names case-insensitive: ``content-length``), read again by linkkit from the
-    stored file *path* (uncompressed, or gzip per record): its document, then its error if it is cut short or does
-    not end where its length says; an error alone in an archive read as a stream, which cannot be read again.
-    FastWARC took the record's block for the next header: returns the offset after which the next record is looked
-    for."""
+    only, where ISO 28500 4 makes field names case-insensitive: ``content-length``), read again by linkkit
+    (:func:`_record_again`): its document, then its error if it is cut short or does not end where its length
+    says; an error alone from standard input, which cannot be read again. FastWARC took the record's block for
+    the next header: returns the offset after which the next record is looked for."""
     position = _record_position(offset, headers)
-    if path is None:
+    try:
+        again = _record_again(stream, path, offset)
+    except CORRUPT as error:
+        yield failure(archive, f"record at offset {offset}: cannot be read: {error}", position)
+        return offset
+    if again is None:
         yield failure(archive, f"record at offset {offset}: cannot be read from a stream: its Content-Length field "
                       "is not written 'Content-Length'", position)
         return offset
-    try:
-        with open(path, "rb") as file:
-            content, end, member_end = _stored_record(file, offset)
-    except zlib.error as error:
-        yield failure(archive, f"record at offset {offset}: cannot be read: {error}", position)
-        return offset
+    content, end, member_end = again
     block_start = content.find(b"\r\n\r\n") + 4
     if end is None or len(content) < end:
         yield failure(archive, f"record at offset {offset}: truncated: {max(0, len(content) - block_start)} of "
@@ -744,6 +745,24 @@ def _read_again(archive: str, path: str | None, offset: int, headers: dict[str, 
         yield _unread_failure(archive, fault, "", position)
         return offset
     return (offset + end if member_end is None else member_end) - 1
+
+
+def _record_again(stream: IO[bytes], path: str | None, offset: int) -> tuple[bytes, int | None, int | None] | None:
+    """The record at *offset* read again, as :func:`_stored_record` gives it: from the stored file *path*, or
+    decompressed again from the file a decompressed *stream* was read from (its block no further than
+    ``HELD_LIMIT``); None when it cannot be read again (standard input)."""
+    if path is not None:
+        with open(path, "rb") as file:
+            return _stored_record(file, offset)
+    source = stream.source if isinstance(stream, _Cut) else None
+    if source is None:
+        return None
+    with _decompressed_from(source, offset) as rest:
+        content = rest.read(_HEADER_WINDOW)
+        end = _block_end(content)
+        if end is not None:  # (a read allocates its size, and a wrong Content-Length may name any size)
+            content += rest.read(max(0, min(end, linkkit_io.HELD_LIMIT + 1) + _HEADER_WINDOW - len(content)))
+        return content, end, None
 
 
 def _unclosed(held: _Read, next_at: int, stream: IO[bytes], path: str | None) -> _Unread | None:

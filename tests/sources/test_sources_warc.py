@@ -1023,19 +1023,21 @@ def test_an_archive_compressed_whole_whose_first_header_is_damaged_is_read_on_at
                                                         ("url", len(records[0] + records[1]))]
 
 
-@pytest.mark.parametrize("per_record", [False, True], ids=["uncompressed", "gzip-per-record"])
+@pytest.mark.parametrize("framing", ["uncompressed", "gzip-per-record", "gzip-whole", "bzip2"])
 @pytest.mark.parametrize("name", [b"content-length", b"CONTENT-LENGTH", b"Content-length"])
 def test_a_content_length_field_named_in_any_case_is_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], per_record: bool, name: bytes
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], framing: str, name: bytes
 ) -> None:
     # ISO 28500 4: field names are case-insensitive. FastWARC reads the length of 'Content-Length' alone: it took the
     # block of a record writing 'content-length' for the next header, the record and the next one were lost and an
-    # error named the next one; now the record is read again by linkkit and reading goes on after it
+    # error named the next one; now the record is read again by linkkit (decompressed again from the file compressed
+    # whole) and reading goes on after it
     records = [response(f"http://site.example/{i}", b'<a href="/q">q</a>', headers=[("Content-Type", "text/html")])
                for i in range(3)]
     records[1] = records[1].replace(b"Content-Length:", name + b":", 1)
-    data, offsets = per_record_gzip(records) if per_record else (b"".join(records), [
+    data, offsets = per_record_gzip(records) if framing == "gzip-per-record" else (b"".join(records), [
         0, len(records[0]), len(records[0] + records[1])])
+    data = {"gzip-whole": gzip.compress, "bzip2": bz2.compress}.get(framing, bytes)(data)
     found = extract(capsys, write(tmp_path, "case.warc", data))
     assert [(r["offset"], r["target_uri"], r["uri"]) for r in found] == [
         (offsets[i], f"http://site.example/{i}", "http://site.example/q") for i in range(3)]
