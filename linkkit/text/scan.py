@@ -1436,7 +1436,7 @@ def finditer(
     astral character in a 1 GB text makes it a 4 GB string).
     """
     if not isinstance(text, str):
-        raise TypeError(f"finditer() takes a str, not {type(text).__name__}")
+        raise _not_text(text, "finditer")
     try:
         options = _options(abbreviated, emails, max_length)
     except TypeError:  # a wrong or unhashable value: ScanOptions names it
@@ -1444,6 +1444,11 @@ def finditer(
     if refang:
         return _refanged(text, options)
     return _scan(text, 0, 0, options, final=True)
+
+
+def _not_text(text: object, function: str) -> TypeError:
+    """The error of a *text* that is no str, naming the *function* the caller called, as ``re`` names its own."""
+    return TypeError(f"{function}() takes a str, not {type(text).__name__}")
 
 
 @lru_cache(maxsize=64, typed=True)  # typed: 1 is no bool, and must still be refused
@@ -1477,6 +1482,8 @@ def findall(
 
     For large inputs use :func:`linkkit.finditer_stream` (bounded memory; see :func:`finditer`).
     """
+    if not isinstance(text, str):
+        raise _not_text(text, "findall")
     found = finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length, refang=refang)
     return [reference.uri for reference in found]
 
@@ -1486,6 +1493,8 @@ def subn(
     emails: bool = _DEFAULT.emails, max_length: int = _DEFAULT.max_length, refang: bool = False,
 ) -> tuple[str, int]:
     """Like :func:`sub`, and also say how many references were replaced."""
+    if not isinstance(text, str):
+        raise _not_text(text, "subn")
     if not isinstance(count, int) or isinstance(count, bool):
         raise TypeError(f"count takes an int, not {type(count).__name__}: {count!r}")
     if count < 0:
@@ -1528,5 +1537,7 @@ def sub(
     >>> sub(lambda ref: ref.uri.upper(), "see <http://example.org/a>.")
     'see <HTTP://EXAMPLE.ORG/A>.'
     """
+    if not isinstance(text, str):
+        raise _not_text(text, "sub")
     return subn(repl, text, count=count, abbreviated=abbreviated, emails=emails, max_length=max_length,
                 refang=refang)[0]

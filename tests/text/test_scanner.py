@@ -6,6 +6,7 @@ import io
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -251,6 +252,19 @@ def test_sub_refuses_a_repl_that_is_no_str_nor_function_even_without_references(
 def test_sub_names_a_replacement_that_is_no_str_and_where() -> None:
     with pytest.raises(TypeError, match=r"^repl returned bytes for the reference at 4, not a str: b'X'$"):
         linkkit.sub(lambda ref: b"X", "see http://a.example/")  # type: ignore[arg-type,return-value]
+
+
+@pytest.mark.parametrize("text", [b"http://example.org/", None, 1])
+def test_a_text_that_is_no_str_is_an_error_naming_the_function_called(text: object) -> None:
+    calls: dict[str, Callable[[], object]] = {
+        "finditer": lambda: linkkit.finditer(text),  # type: ignore[arg-type]
+        "findall": lambda: linkkit.findall(text),  # type: ignore[arg-type]
+        "sub": lambda: linkkit.sub("X", text),  # type: ignore[arg-type]
+        "subn": lambda: linkkit.subn("X", text),  # type: ignore[arg-type]
+    }
+    for name, call in calls.items():
+        with pytest.raises(TypeError, match=rf"^{name}\(\) takes a str, not {type(text).__name__}$"):
+            call()
 
 
 def test_options_are_keyword_only_and_checked() -> None:
