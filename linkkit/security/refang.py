@@ -222,23 +222,39 @@ def _holds_json_url(text: str) -> bool:
 
 def _in_host(text: str, start: int, end: int, stops: frozenset[str] = _HOST_STOP) -> bool:
     """Whether ``text[start:end]`` (a "(.)", or an "(@)" before a host) lies in a host name: back to the token's
-    start or the "//" of an authority there is none of *stops* ("/", "?", "#", ":" or "@": it would be a path, a
-    query, a port; the host after a userinfo is fine), and ahead, before the host ends, no "@" (it would be a
-    userinfo)."""
+    start, the "//" of an authority or an "@" there is none of *stops* ("/", "?", "#", ":" or "@": it would be a
+    path, a query, a port), and ahead, before the host ends, no "@" (it would be a userinfo). An "@" spelled "(at)"
+    or "[at]" before the host counts where it stands as it is read itself (``mailto:u(at)example(dot)com``)."""
     low = max(0, start - _MAX_HOST)
-    at = start
-    while at > low and text[at - 1] not in stops:
-        at -= 1
-    if at == low and low > 0:
-        return False
-    # what precedes the host: a space, a delimiter, the userinfo's "@", or the "//" of an authority
-    if at > 0 and text[at - 1] not in " \t\r\n\f\v<>\"'`@" and text[at - 2 : at] != "//":
+    at = _host_start(text, start, low, stops)
+    if at is not None and _after_spelled_at(text, at):
+        at = _host_start(text, at - 4, low, _USER_STOP)
+    if at is None:
         return False
     high = min(len(text), end + _MAX_HOST)
     ahead = end
     while ahead < high and text[ahead] not in _HOST_STOP:
         ahead += 1
     return not text.startswith("@", ahead) and not text.startswith("[@]", ahead - 1)
+
+
+def _host_start(text: str, start: int, low: int, stops: frozenset[str]) -> int | None:
+    """Where the host (or userinfo) holding *start* begins, walking back no further than *low* over none of
+    *stops*; None unless a space, a delimiter, an "@" (or "(at)", "[at]") or an authority's "//" precedes it."""
+    at = start
+    while at > low and text[at - 1] not in stops and not _after_spelled_at(text, at):
+        at -= 1
+    if at == low and low > 0:
+        return None
+    if at == 0 or text[at - 1] in " \t\r\n\f\v<>\"'`@" or text[at - 2 : at] == "//" or _after_spelled_at(text, at):
+        return at
+    return None
+
+
+def _after_spelled_at(text: str, at: int) -> bool:
+    """Whether ``text[:at]`` ends with an "@" spelled "(at)" or "[at]", which ends a userinfo or a local part before
+    its host as "@" does (``mailto:u(at)example(dot)com``)."""
+    return text[at - 1 : at] in (")", "]") and text[at - 4 : at].lower() in ("(at)", "[at]")
 
 
 def refanged(text: str) -> Refanged:

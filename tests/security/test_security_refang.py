@@ -105,6 +105,7 @@ def test_refang_is_off_by_default_and_sub_replaces_in_place() -> None:
         ("a(at)b(dot)c a (at) b", "a@b.c a (at) b"),
         ("http://h/f(at)x http://u(at)v@h/", "http://h/f(at)x http://u(at)v@h/"),
         ("a(@)b(.)c http://h/f(@)x x (@) y", "a@b.c http://h/f(@)x x (@) y"),
+        ("http://h/p(at)x(.)y", "http://h/p(at)x(.)y"),  # an "(at)" left as data ends no userinfo
         ("a{dot}b a{DOT}b a {dot} b", "a.b a.b a {dot} b"),
         # a scheme spelling after a "." or a leading "-" begins the scheme, as the scanner reads one
         ("1.hxxp://a e.g.hxxps://a -hxxp://a x-hxxp://a 1hxxp://a", "1.http://a e.g.https://a -http://a x-hxxp://a 1hxxp://a"),
