@@ -51,9 +51,10 @@ def _css_name(name: str) -> str:
 _BAD_URL_REMNANTS = r"(?:[^)\\]++|\\[^\n\r\f]?)*+\)?"
 # A url( or image-set( name does not start after a name code point (4.2: it would continue that name, "aurl(" or
 # "-url(" are other functions), an escape's backslash, or the "#" of a hash token or "@" of an at-keyword, whose name it
-# would be (4.3.1: "#url(" and "@url(" are no url tokens). Every non-ASCII code point is a name code point (4.2); they
-# are one look-behind of their own, [^\x00-\x7f], which the regex compiler builds without walking them one by one.
-_NOT_AFTER_A_NAME = r"(?<![-\w\\#@])(?<![^\x00-\x7f])"
+# would be (4.3.1: "#url(" and "@url(" are no url tokens); the "-" that ends a "<!--" (a CDO token, 4.3.1) is no name's
+# ("\<!--" is an escape, which is). Every non-ASCII code point is a name code point (4.2); they are one look-behind of
+# their own, [^\x00-\x7f], which the regex compiler builds without walking them one by one.
+_NOT_AFTER_A_NAME = r"(?:(?<![-\w\\#@])|(?<=<!--)(?<!\\<!--))(?<![^\x00-\x7f])"
 # The url( and image-set( branches open with a one-character lookahead for their first letters, so that most
 # positions fail it before the lookbehind is tried (the reading of style text about 20% faster). A quote after url(
 # makes it a function whose string is the URL (4.3.4), whatever follows the string. An image-set( (CSS Images 4, 2.2,

@@ -510,7 +510,7 @@ def _edits(resolved: _Resolved, news: list[str], nested: Sequence[Edit] = ()) ->
     return prepared.codec, edits
 
 
-# Where character references are read: attribute values and the text of an SVG or MathML <style> (13.2.6.5).
+# Where character references are read: attribute values and the text of an SVG <style> (13.2.6.5).
 _REFERENCES_READ = frozenset("\"'" + FOREIGN_TEXT)
 # An "&" and a run of "#", letters and digits right before a URL may be a character reference left open (no ";"): a
 # new value starting with an ASCII letter, digit, ";" or "=" would change how it reads (13.2.5.72-80: "&quot" + "h"

@@ -57,6 +57,8 @@ _MARKUP = re.compile(
     r"|/[^>]*+>?"  # "</>" is ignored; "</" and no letter starts a bogus comment
     r")"
 )
+# 13.2.5.6 tag open state: where a "<" in text opens markup (a tag, a comment, a bogus comment); any other "<" is text.
+_MARKUP_OPEN = re.compile(r"<[A-Za-z!/?]")
 # 13.2.5.2-3, 13.2.5.4: raw text and RCDATA end at "</name" followed by whitespace, "/" or ">", the name compared
 # ASCII case-insensitively (13.2.5.11 "appropriate end tag token"; 13.2.5.8 lowers ASCII upper alpha alone): re.ASCII,
 # for Unicode case folding would take "</\u017ftyle>" (LATIN SMALL LETTER LONG S) for "</style>".
@@ -162,8 +164,8 @@ def _caseless(words: list[str]) -> str:
 
 
 # The "quote" of CSS in the text of a <style>: raw text (13.2.5.3), which only its end tag ends; the text of an SVG
-# or MathML <style>, where "<" starts a tag and "&" a character reference (13.2.6.5: no raw text in foreign
-# content); a CDATA section in it, which only "]]>" ends (13.2.5.69).
+# <style>, where "<" starts a tag and "&" a character reference (13.2.6.5: no raw text in foreign content); a CDATA
+# section in it, which only "]]>" ends (13.2.5.69). A MathML <style> is no style sheet (MathML has no such element).
 RAW_TEXT, FOREIGN_TEXT, CDATA_TEXT = "<", "&", "]"
 STYLE_TEXTS = RAW_TEXT + FOREIGN_TEXT + CDATA_TEXT
 
@@ -468,18 +470,22 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             found.append(_Found(tag, None, raw, span, start, end, quote, css, CSS))
 
     def collect_foreign_style_text(tag: str, position: int) -> int:
-        """The CSS of an SVG or MathML <style> from *position*: its text and CDATA sections up to its first tag, the
-        comments between them passed over (13.2.6.5: markup in foreign content); where that tag starts."""
+        """The CSS of an SVG <style> from *position*: its text and CDATA sections up to its first tag, the comments
+        and bogus comments between them passed over (13.2.6.5: markup in foreign content); where that tag starts.
+        A "<" that opens no markup is text (13.2.5.6: "<" then no letter, "!", "/" or "?")."""
         while True:
-            text_end = view.find("<", position)
-            text_end = len(view) if text_end == -1 else text_end
+            markup = _MARKUP_OPEN.search(view, position)
+            text_end = len(view) if markup is None else markup.start()
             collect_style_text(tag, position, text_end, FOREIGN_TEXT)
-            if view.startswith("<![CDATA[", text_end):
+            if markup is None:
+                return text_end
+            match = cast(re.Match[str], match_markup(view, text_end))  # "<" and one of "!/?" or a letter matches
+            if match.lastgroup == "cdata":
                 cdata_end = view.find("]]>", text_end)
                 collect_style_text(tag, text_end + 9, len(view) if cdata_end == -1 else cdata_end, CDATA_TEXT)
                 position = len(view) if cdata_end == -1 else cdata_end + 3
-            elif view.startswith("<!--", text_end):
-                position = cast(re.Match[str], match_markup(view, text_end)).end()  # a comment always matches
+            elif match.lastgroup is None:  # a comment, a bogus comment, "</>": no element, no text
+                position = match.end()
             else:
                 return text_end
 
@@ -547,7 +553,7 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
                         opened[len(stack)] = 0
                     elif tag == namespace:
                         stack.append((tag, namespace))
-                    elif tag == "style":  # an SVG <style> is not raw text, but its text (or CDATA) is still CSS
+                    elif tag == "style" and namespace == "svg":  # no raw text, but its text (or CDATA) is CSS
                         position = collect_foreign_style_text(tag, position)
                 continue
             if tag == "image":  # 13.2.6.4.7: "Change the token's tag name to img"
