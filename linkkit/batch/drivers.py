@@ -125,8 +125,9 @@ def _serve(connection: Connection, function: ChunkFunction[Any], inherited: list
     be seen to close."""
     for end in inherited:
         end.close()
-    for number in TERMINATING:  # the main process's handlers, inherited by fork: a worker ends at once
-        signal.signal(number, signal.SIG_DFL)
+    for number in TERMINATING:  # in place of the main process's handlers, which fork passed on
+        signal.signal(number, _end_worker)
+    _unmasked(_STARTING)  # held since the fork (_started): a signal sent meanwhile is taken now, by these handlers
     gc.disable()  # as in the main process (CYCLES_CHECK), which a worker started without fork does not inherit
     while True:
         try:
@@ -137,8 +138,8 @@ def _serve(connection: Connection, function: ChunkFunction[Any], inherited: list
             return
         try:
             reply: tuple[bool, Any] = (True, function(chunk))
-        except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: the main process stops the run
-            return
+        except (KeyboardInterrupt, SystemExit):  # Ctrl-C reaches the whole process group, or the run is ended
+            return  # (_end_worker): the main process stops the run
         except BaseException as error:  # sent to the main process, which raises it there
             reply = (False, error)
         _collect_if_grown()
@@ -146,6 +147,41 @@ def _serve(connection: Connection, function: ChunkFunction[Any], inherited: list
             connection.send(reply)
         except OSError:  # the main process is gone (BrokenPipeError): nobody to send the results to
             return
+
+
+def _end_worker(signal_number: int, _frame: object) -> None:
+    """A worker asked to end (SIGTERM: the main process stops a run that did not finish) ends through its cleanups,
+    so that a file it was rewriting in place or into a mirror keeps no temporary file beside it (ended at once by
+    the signal's default, the worker left ``.NAME.linkkit-tmp-PID`` there, which the next ``-r`` run read)."""
+    raise SystemExit(128 + signal_number)
+
+
+# The signals a worker takes as the main process's do not: the run's end (TERMINATING), and Ctrl-C.
+_STARTING = (*TERMINATING, signal.SIGINT)
+
+
+def _started(process: BaseProcess) -> None:
+    """Start the worker *process* with :data:`_STARTING` held until it has its own handlers (:func:`_serve`): one
+    that came between the fork and them ran the main process's, in the worker (a traceback of ``_Terminated`` on
+    standard error, and no cleanup). The main process takes one sent meanwhile once the worker has started."""
+    held = _masked(_STARTING)
+    try:
+        process.start()
+    finally:
+        _unmasked(_STARTING, held)
+
+
+def _masked(numbers: tuple[int, ...]) -> set[int] | None:
+    """Hold the signals *numbers* (where the platform can), returning the set held before."""
+    if not hasattr(signal, "pthread_sigmask"):
+        return None
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, numbers))
+
+
+def _unmasked(numbers: tuple[int, ...], before: set[int] | None = None) -> None:
+    """Take the signals *numbers* again, but those held *before* (:func:`_masked`)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [number for number in numbers if number not in (before or ())])
 
 
 def _pooled(function: ChunkFunction[Result], pending: Iterator[list[Document]], *, jobs: int, window: int,
@@ -163,19 +199,19 @@ def _pooled(function: ChunkFunction[Result], pending: Iterator[list[Document]], 
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     forked = context.get_start_method() == "fork"  # a forked worker holds copies of every pipe end made before it
     workers: list[_Worker] = []
-    for _ in range(jobs):
-        ours, theirs = context.Pipe()
-        inherited = [*(worker.connection for worker in workers), ours] if forked else []
-        process = context.Process(target=_serve, args=(theirs, function, inherited), daemon=True)
-        process.start()
-        theirs.close()
-        workers.append(_Worker(process, ours))
-    busy: dict[Connection, deque[int]] = {worker.connection: deque() for worker in workers}  # chunks sent, in order
     ready: deque[tuple[int, bytes]] = deque()  # chunks read ahead: their index and their pickle
     done: dict[int, tuple[bool, Any]] = {}  # a chunk's index -> its results, or (False, what it raised)
     read = yielded = 0
     exhausted = finished = False
     try:
+        for _ in range(jobs):  # within the try: a run stopped while they start ends those started
+            ours, theirs = context.Pipe()
+            inherited = [*(worker.connection for worker in workers), ours] if forked else []
+            process = context.Process(target=_serve, args=(theirs, function, inherited), daemon=True)
+            _started(process)
+            theirs.close()
+            workers.append(_Worker(process, ours))
+        busy: dict[Connection, deque[int]] = {worker.connection: deque() for worker in workers}  # chunks sent
         while True:
             # read ahead, so that a worker that finishes gets its next chunk at once
             while not exhausted and len(ready) < 2 * jobs and read - yielded < window:

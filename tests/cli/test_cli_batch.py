@@ -697,6 +697,41 @@ def test_a_terminated_run_removes_its_temporary_files_and_ends_its_workers(
     assert list(spills.iterdir()) == []
 
 
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("mirror", [False, True])
+def test_a_tree_rewrite_ended_by_a_signal_leaves_no_temporary_file_and_no_file_half_written(
+    tmp_path: Path, signal_name: str, mirror: bool
+) -> None:
+    # the main process ended its workers with SIGTERM, whose default ended each at once: the file each was rewriting
+    # kept its .NAME.linkkit-tmp-PID beside it (which the next -r run read as one more input)
+    import signal
+    import subprocess
+    import time
+
+    tree = tmp_path / "tree"
+    tree.mkdir()
+    old = b"".join(b"line %d see HTTP://Big.Example/%d now\n" % (i, i) for i in range(120_000))
+    new = old.replace(b"HTTP://Big.Example/", b"http://big.example/")
+    for index in range(4):
+        (tree / f"{index}.txt").write_bytes(old)
+    out = tmp_path / "out"
+    target = out if mirror else tree
+    run = subprocess.Popen(
+        [sys.executable, "-m", "linkkit", "rewrite", "-r", str(tree), "--normalize", "-q", "-j", "2",
+         *(["-o", str(out)] if mirror else ["--in-place"])],
+        stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    for _ in range(6000):  # until each worker is writing a file (not about to open its next one)
+        if target.is_dir() and sum(".linkkit-tmp-" in path.name for path in target.iterdir()) == 2:
+            break
+        time.sleep(0.01)
+    run.send_signal(getattr(signal, signal_name))
+    _, err = run.communicate(timeout=120)
+    assert (run.returncode, err) == (128 + getattr(signal, signal_name), b"")
+    assert [path.name for path in target.iterdir() if ".linkkit-tmp-" in path.name] == []
+    assert all(path.read_bytes() in (old, new) for path in tree.iterdir())
+    assert all(path.read_bytes() == new for path in (out.iterdir() if mirror else ()))
+
+
 def _piped_inputs() -> dict[str, bytes]:
     """Inputs a pipe may carry that are read past their first 8 KiB: a long text, compressed ones, web archives."""
     from warc_builder import per_record_gzip, response
