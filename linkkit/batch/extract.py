@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import IO, TYPE_CHECKING, Any, AnyStr, NamedTuple
 
+from .. import io as linkkit_io
 from ..errors import InputError, ResolutionError
 from ..io import (
-    CHUNK_SIZE, ERRORS, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks, read_held,
-    temporary_prefix, text_codec, text_encoding,
+    CHUNK_SIZE, ERRORS, SNIFF_SIZE, Encoding, Input, Lines, Undecodable, decoded_chunks,
+    temporary_prefix, text_codec, text_encoding, too_large,
 )
 from ..link import LinkLike, Unit, record
 from ..sources.compressed import CORRUPT, cut_short, open_input
@@ -523,14 +524,18 @@ def _opened(document: Document) -> IO[bytes]:
         raise _unreadable(document, error) from None
 
 
-def _data(document: Document) -> bytes:
+def _data(document: Document) -> tuple[bytes, str | None]:
+    """The bytes of *document*, an HTML page or a message held whole, and the error to report after its links when
+    its compressed file was cut short: what decompressed before the damage is read, as a text's is (bad input loses
+    no data: the whole page's links were lost with the error)."""
     if document.data is not None:
-        return document.data
+        return document.data, None
     with _opened(document) as stream:
-        try:
-            return read_held(stream, document.name, "an HTML document" if document.kind == HTML else "a message")
-        except CORRUPT as error:
-            raise _unreadable(document, error) from None
+        limit = linkkit_io.HELD_LIMIT  # read where it is used, as read_held reads it
+        data, cut = head_until_cut(stream, limit + 1)
+        if len(data) > limit:
+            raise InputError(document.name, too_large("an HTML document" if document.kind == HTML else "a message"))
+        return data, None if cut is None else cut_short(stream, cut)
 
 
 def _unreadable(document: Document, error: BaseException) -> InputError:
@@ -565,10 +570,14 @@ def _groups(document: Document, options: ExtractOptions, messages: list[str], pl
         raise InputError(document.name, document.error or "cannot be read")
     if document.header_links:
         yield _header_rows(document, options.base)
-    if document.kind == HTML:
-        yield _html_rows(document, _data(document), options, places)
-    elif document.kind == MAIL:
-        yield _mail_rows(document, _data(document), options, messages)
+    if document.kind in (HTML, MAIL):
+        data, cut = _data(document)
+        if document.kind == HTML:
+            yield _html_rows(document, data, options, places)
+        else:
+            yield _mail_rows(document, data, options, messages)
+        if cut is not None:
+            raise InputError(document.name, cut)
     elif document.data != b"":
         site = Site(document.name, "character", {**document.position.fields(), "file": document.name},
                     TEXT_ATTRIBUTES)

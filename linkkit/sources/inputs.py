@@ -309,8 +309,8 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts, 
                       again: bool = True) -> Iterator[Document]:
     """The documents of a decompressed file, of standard input or of a pipe, read from *stream*; *again* when the
     input can be read again from *name* (a file), not when it is read once (standard input, a pipe). Cut short
-    within its first bytes (a damaged member), what decompressed before the cut is still read, as text or a
-    mailbox, then the error document; HTML cut short gives the error alone, as further on."""
+    within its first bytes (a damaged member), what decompressed before the cut is still read, as text, HTML or a
+    mailbox, then the error document."""
     head, cut = head_until_cut(stream, BINARY_SNIFF)
     if cut is not None and not head:
         raise InputError(label, f"cannot decompress: {cut}")
@@ -320,9 +320,7 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts, 
     if cut is None:
         yield from _head_documents(name, label, head, stream, counts, encoding, stored=False, again=again)
         return
-    for document in _head_documents(name, label, head, None, counts, encoding, stored=False):
-        if document.kind != HTML:
-            yield document
+    yield from _head_documents(name, label, head, None, counts, encoding, stored=False)
     yield failure(label, cut_short(stream, cut))
 
 

@@ -3,8 +3,10 @@ reference of the text read before the failure, then the error."""
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
+import zlib
 from pathlib import Path
 
 import pytest
@@ -51,6 +53,31 @@ def test_a_stream_cut_short_gives_every_reference_read_before_the_cut_then_the_e
     assert outcome.failed == 1
     assert outcome.messages == [f"linkkit: error: {path}: cannot decompress further: Compressed file ended before "
                                 "the end-of-stream marker was reached"]
+
+
+PAGE = b"<!doctype html>" + b"".join(b'<p><a href="/p%d">page %d</a> %d\n' % (i, i, i * 7919 % 65521)
+                                      for i in range(6000))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("size", [600, len(PAGE)])  # within the first 8 KiB, held at once; past it, read where found
+def test_an_html_page_cut_short_in_its_compressed_file_gives_the_links_before_the_cut_then_the_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str, size: int
+) -> None:
+    # the error came alone: every link of the page was lost with the damage, where a text gave those before it
+    packed = gzip.compress(PAGE[:size])
+    cut = tmp_path / "cut.html.gz"
+    cut.write_bytes(packed[: len(packed) * 3 // 4])
+    kept = zlib.decompressobj(wbits=31).decompress(cut.read_bytes())  # what gzip gives of it before the damage
+    whole = tmp_path / "kept.html"
+    whole.write_bytes(kept)
+    assert cli.main(["extract", "-q", str(whole)]) == 0
+    expected = capsys.readouterr().out
+    assert cli.main(["extract", "-q", "-j", jobs, str(cut), str(whole)]) == 1
+    out, err = capsys.readouterr()
+    assert out == expected * 2 and expected.count("\n") > 5
+    assert err.startswith(f"linkkit: error: {cut}: cannot decompress further: Compressed file ended before the "
+                          f"end-of-stream marker was reached (at byte {len(kept)} of its content)")
 
 
 # -- a stream's defanged references read back --------------------------------------------------------------------------
