@@ -820,7 +820,7 @@ def _rewrite_maildir(source: Input, transform: MailTransform, args: argparse.Nam
         _report(warnings, stderr)
         if new != message.data:
             with replacing(Path(message.path), args.force) as target:
-                target.output.write(new)
+                target.output.write(message.replaced(new))  # compressed again as it was stored (Dovecot's zlib)
                 target.changed = True
 
 

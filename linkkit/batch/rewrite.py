@@ -21,7 +21,7 @@ from ..io import (
     CHUNK_SIZE, SNIFF_SIZE, Input, Output, OutputError, Undecodable, decoded_chunks, encoded, looks_like_html,
     replacing, temporary_path, text_encoding,
 )
-from ..mail.mailbox import Message, messages_after
+from ..mail.mailbox import Message, maildir_message, messages_after
 from ..security.defang import defang, defang_written, written_kind
 from ..security.redact import Redaction, redacted
 from ..sources.compressed import compression
@@ -394,8 +394,7 @@ def _file_messages(source: Input, binary: IO[bytes], message: int | None) -> Ite
     the one a Maildir's message file holds, whatever its first line (as :func:`linkkit.mail.messages` reads it)."""
     if message is None:
         return messages_after(b"", binary, source.label)
-    data = source.read_held(binary, "a message")
-    return [Message(message, 0, data, source.name, data)]
+    return [maildir_message(source.name, message)]  # a compressed one (Dovecot's zlib) is written back compressed
 
 
 def container(head: bytes) -> str | None:

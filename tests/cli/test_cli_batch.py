@@ -549,6 +549,26 @@ def test_a_mirror_holds_the_empty_folders_of_the_tree_and_a_maildirs_three_folde
     assert list((maildir / "tmp").iterdir()) and not list((mirror / "mail" / "tmp").iterdir())  # being delivered
 
 
+@pytest.mark.parametrize("how", ["named", "tree in place", "tree mirrored"])
+def test_a_compressed_maildir_message_is_written_back_compressed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
+    # Dovecot's zlib plugin stores a Maildir's message files compressed (flag Z): one rewritten came out as plain
+    # text under its Z name (named) or was read as a mail file (the tree)
+    message = b"From: a@example.org\nContent-Type: text/html\nContent-Base: http://h.example/\n\n<a href=x>x</a>\n"
+    tree = tmp_path / "tree"
+    for folder in ("cur", "new", "tmp"):
+        (tree / "mail" / folder).mkdir(parents=True)
+    stored = tree / "mail" / "cur" / "1700000000.M1P1.host,S=60:2,SZ"
+    stored.write_bytes(gzip.compress(message))
+    mirror = tmp_path / "mirror"
+    argv = {"named": [str(tree / "mail"), "--in-place"], "tree in place": ["-r", str(tree), "--in-place"],
+            "tree mirrored": ["-r", str(tree), "-o", str(mirror)]}[how]
+    main(capsys, "absolutize", "--base-url", "https://site.example/", "-q", *argv)
+    written = mirror / stored.relative_to(tree) if how == "tree mirrored" else stored
+    assert gzip.decompress(written.read_bytes()) == message.replace(b"href=x", b"href=http://h.example/x")
+
+
 def test_absolutize_r_in_place_rewrites_each_file_and_a_failure_leaves_that_file_as_it_was(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
