@@ -191,6 +191,16 @@ def test_extract_jsonl_escapes_undecodable_bytes_so_each_line_stays_valid_json(
     assert json.loads(line)["input"] == str(path)
 
 
+@pytest.mark.parametrize(("form", "end"), [("tsv", b"\n"), ("csv", b"\r\n")])
+def test_extract_tsv_and_csv_write_a_name_that_is_not_utf_8_as_its_bytes(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], form: str, end: bytes
+) -> None:
+    path = write(tmp_path, "caf\udce9.txt", "see <http://example.org/> now\n")
+    assert cli.main(["extract", "--format", form, str(path)]) == 0
+    row = capsysbinary.readouterr().out.split(end)[1]
+    assert row.startswith(os.fsencode(path) + (b"\t" if form == "tsv" else b","))
+
+
 def test_extract_switches_abbreviations_off_and_emails_on(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "a.txt", "www.example.com and alice@example.net\n")
     assert cli.main(["extract", "--no-abbreviated", "--emails", str(path)]) == 0
