@@ -147,7 +147,7 @@ def _names(args: argparse.Namespace) -> Iterator[str]:
     if args.files_from is not None:
         stream = open_list(args.files_from)
         try:
-            listed = names_from(stream, null=args.null)
+            listed = _read_list(names_from(stream, null=args.null), args)
             checked = args.output is not None or args.files_from == STDIN
             yield from _listed_inputs(listed, args) if checked else listed
         finally:
@@ -155,6 +155,15 @@ def _names(args: argparse.Namespace) -> Iterator[str]:
                 stream.close()
     elif not args.files:
         yield STDIN
+
+
+def _read_list(names: Iterator[str], args: argparse.Namespace) -> Iterator[str]:
+    """*names* as the --files-from list gives them; a list that cannot be read (standard input closed, ``<&-``; a
+    read error) is a usage error naming it, as one that cannot be opened is (it was a traceback)."""
+    try:
+        yield from names
+    except OSError as error:
+        args.parser.error(f"--files-from {args.files_from}: {error.strerror or error}")
 
 
 def _listed_inputs(names: Iterable[str], args: argparse.Namespace) -> Iterator[str]:

@@ -4,6 +4,7 @@ rewriting a tree of files (absolutize -r, rewrite -r), each file atomically."""
 from __future__ import annotations
 
 import csv
+import errno
 import gzip
 import io
 import json
@@ -684,6 +685,28 @@ def test_batch_usage_errors_exit_2(argv: list[str], site: Path, capsys: pytest.C
     with pytest.raises(SystemExit) as stop:
         cli.main([arg.format(site=site) for arg in argv])
     assert stop.value.code == 2
+
+
+class _Unreadable(io.RawIOBase):
+    """A stream whose reads fail as a closed standard input's do (``<&-``)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+@pytest.mark.parametrize("command", [["extract"], ["rewrite", "--angle"]])
+def test_a_files_from_list_that_cannot_be_read_is_a_usage_error_naming_it(
+    command: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `linkkit extract --files-from - <&-`: a traceback (OSError), where a list that cannot be opened is named
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(_Unreadable())))
+    with pytest.raises(SystemExit) as stop:
+        cli.main([*command, "--files-from", "-"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.endswith(f" error: --files-from -: {os.strerror(errno.EBADF)}\n")
 
 
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGHUP"])
