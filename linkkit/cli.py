@@ -462,7 +462,11 @@ def _named(args: argparse.Namespace) -> list[str]:
 
 
 def _inputs(args: argparse.Namespace) -> list[Input]:
-    return [Input(name, args.encoding) for name in _named(args)]
+    """The inputs of ``rewrite`` and ``absolutize``: an Apple Mail bundle named (``NAME.mbox/``) is the mbox file
+    it holds, rewritten as that file is (it was refused: ``Is a directory``)."""
+    from .mail.mailbox import bundle_mbox
+
+    return [Input(bundle_mbox(name) or name, args.encoding) for name in _named(args)]
 
 
 def _report(messages: list[str], stderr: IO[str]) -> None:

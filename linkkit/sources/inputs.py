@@ -19,7 +19,9 @@ from ..errors import InputError
 from ..io import (
     CHUNK_SIZE, HELD_LIMIT, HTML_SUFFIXES, NUL_IN_NAME, STDIN, read_some, starts_as_html, temporary_prefix, too_large,
 )
-from ..mail.mailbox import MAIL_SUFFIXES, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after
+from ..mail.mailbox import (
+    MAIL_SUFFIXES, bundle_mbox, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after,
+)
 from .compressed import CORRUPT, compression, cut_short, decompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, maildir_file, retrieval_url, walk
@@ -191,12 +193,12 @@ def _file_documents(name: str, counts: Counts, encoding: str | None, whole: int)
         return _stdin_documents(counts, encoding)
     descriptor = _opened(name)
     if descriptor is None:
-        return _maildir_documents(name, counts)
+        return _maildir_documents(name, counts, encoding, whole)
     try:
         head = _head(descriptor)
     except IsADirectoryError:  # a folder, told by opening and reading it: no stat first
         os.close(descriptor)
-        return _maildir_documents(name, counts)
+        return _maildir_documents(name, counts, encoding, whole)
     except BaseException:
         os.close(descriptor)
         raise
@@ -259,11 +261,16 @@ def _head(descriptor: int) -> bytes:
     return head
 
 
-def _maildir_documents(name: str, counts: Counts) -> Iterator[Document]:
+def _maildir_documents(name: str, counts: Counts, encoding: str | None, whole: int) -> Iterator[Document]:
     """The messages of the Maildir *name*, named as an input (and counted as one file): each of its message files
-    is counted instead, as when the Maildir is met under ``-r``."""
+    is counted instead, as when the Maildir is met under ``-r``. An Apple Mail bundle (``NAME.mbox/``) named is
+    the mbox file it holds, read as that file is (:func:`linkkit.mail.messages` reads it so)."""
     if not is_maildir(name):
-        raise InputError(name, "Is a directory")
+        bundled = bundle_mbox(name)
+        if bundled is None:
+            raise InputError(name, "Is a directory")
+        yield from _file_documents(bundled, counts, encoding, whole)
+        return
     counts.files -= 1
     for index, path in enumerate(maildir_files(name)):
         counts.files += 1

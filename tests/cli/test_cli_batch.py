@@ -570,6 +570,26 @@ def test_a_compressed_maildir_message_is_written_back_compressed(
     assert gzip.decompress(written.read_bytes()) == message.replace(b"href=x", b"href=http://h.example/x")
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_an_apple_mail_bundle_named_is_the_mbox_it_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    # Apple Mail exports a mailbox as NAME.mbox/ holding the file mbox (beside Info.plist): named, it was refused
+    # ("Is a directory") by extract, absolutize and rewrite alike
+    bundle = tmp_path / "Inbox.mbox"
+    bundle.mkdir()
+    (bundle / "mbox").write_bytes(b"From a@example.org Mon Nov 16 09:00:00 2026\nContent-Type: text/html\n"
+                                  b"Content-Base: http://h.example/\n\n<a href=x>x</a>\n")
+    (bundle / "Info.plist").write_text('<!DOCTYPE plist SYSTEM "http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n')
+    out, _ = main(capsys, "extract", "--format", "jsonl", "-j", jobs, str(bundle))
+    assert [(record["input"], record["uri"]) for record in map(json.loads, out.splitlines())] == [
+        (str(bundle / "mbox"), "http://h.example/x")]
+    main(capsys, "absolutize", "--base", "https://s.example/", "--in-place", str(bundle))
+    assert (bundle / "mbox").read_bytes().endswith(b"<a href=http://h.example/x>x</a>\n")
+    out, _ = main(capsys, "rewrite", "--angle", str(bundle))
+    assert out == (bundle / "mbox").read_text()  # read as the mailbox (its HTML part is absolutize's)
+
+
 def test_absolutize_r_in_place_rewrites_each_file_and_a_failure_leaves_that_file_as_it_was(
     site: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
