@@ -305,7 +305,12 @@ class Messages(io.TextIOBase):
 
     def write(self, text: str) -> int:
         with suppress(OSError, ValueError):
-            self.stream.write(text)
+            named = _named_bytes(text, self.stream)
+            if named is None:
+                self.stream.write(text)
+            else:
+                self.stream.flush()
+                cast(TextIO, self.stream).buffer.write(named)
             self.stream.flush()
         return len(text)
 
@@ -321,6 +326,18 @@ class Messages(io.TextIOBase):
 
     def fileno(self) -> int:
         return self.stream.fileno()
+
+
+def _named_bytes(text: str, stream: IO[str]) -> bytes | None:
+    """*text* as bytes for *stream*, each byte of a file name that did not decode (a PEP 383 surrogate) written as
+    itself, as grep writes such a name; None when *text* holds none (nearly every message), the stream has no bytes
+    beneath it, or a character its encoding cannot write: the text is then written as the stream writes it."""
+    if text.isascii() or UNDECODED.search(text) is None or not hasattr(stream, "buffer"):
+        return None
+    try:
+        return text.encode(getattr(stream, "encoding", None) or "utf-8", "surrogateescape")
+    except (UnicodeEncodeError, LookupError):  # another lone surrogate, which no name holds
+        return None
 
 
 # The signals that ask a run to end (kill's default, a closed terminal): their default ends the process at once,
@@ -558,11 +575,11 @@ def replacing(
     try:
         _remove_stale_temporaries(real)
         temporary.unlink(missing_ok=True)
-        # Mode 0o666 less the umask, as for any new file; the old file's mode replaces it in _install.
-        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
     except OSError as error:
         raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
-    try:
+    try:  # made inside: a signal raised as the open returns (a run ended) must not leave the temporary behind
+        # Mode 0o666 less the umask, as for any new file; the old file's mode replaces it in _install.
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
         with open(descriptor, "wb") as stream:
             target = Target(Output(stream, str(path)))
             yield target
@@ -578,7 +595,6 @@ def replacing(
         raise OutputError(f"{path}: cannot write: {error.strerror or error}") from None
     finally:
         temporary.unlink(missing_ok=True)
-
 
 
 class Lines:

@@ -4,6 +4,7 @@ the count and first line and column of the bytes that did not decode (PEP 383)."
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,42 @@ def test_html_starts_after_any_latin_1_space_and_after_nothing_else(byte: int) -
 )
 def test_a_temporary_file_is_told_by_its_name(name: str, temporary: bool) -> None:
     assert linkkit_io.is_temporary(name) is temporary
+
+
+@pytest.mark.parametrize(
+    ("message", "written"),
+    [
+        ("linkkit: error: caf\udce9.txt: No such file or directory\n",  # a name that is not UTF-8 (PEP 383)
+         b"linkkit: error: caf\xe9.txt: No such file or directory\n"),
+        ("linkkit: a.txt: warning: \u00e9\n", "linkkit: a.txt: warning: \u00e9\n".encode()),
+        ("lone \ud800\n", b"lone \\ud800\n"),  # a surrogate no name holds: as the stream writes it
+    ],
+)
+def test_a_message_writes_the_bytes_of_a_name_that_did_not_decode_as_themselves(message: str, written: bytes) -> None:
+    """As grep writes such a name: neither an escape nor a replacement character (the bytes a TSV row holds)."""
+    raw = io.BytesIO()
+    stream = io.TextIOWrapper(raw, encoding="utf-8", errors="backslashreplace")
+    linkkit_io.Messages(stream).write("first\n")
+    linkkit_io.Messages(stream).write(message)
+    assert raw.getvalue() == b"first\n" + written
+
+
+def test_a_run_ended_as_the_temporary_file_is_made_leaves_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A signal raised right after the open that makes the temporary file returns (a run ended by SIGTERM) removes
+    it as any other end does: the next run of -r would read it as an input."""
+    path = tmp_path / "a.html"
+    path.write_bytes(b"<a href=x>")
+    opened = os.open
+
+    def open_then_ended(*arguments: object) -> int:
+        opened(*arguments)  # type: ignore[arg-type]
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(linkkit_io.os, "open", open_then_ended)
+    with pytest.raises(KeyboardInterrupt), linkkit_io.replacing(path, False) as target:
+        target.output.write(b"<a href=y>")
+    monkeypatch.undo()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.html"]
+    assert path.read_bytes() == b"<a href=x>"
