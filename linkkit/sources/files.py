@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import IO
 
-from ..io import BOMS, NUL_IN_NAME, STDIN
+from ..io import BOMS, NUL_IN_NAME, STDIN, is_temporary
 from ..mail.mailbox import maildir_files
 from .document import FILE, FOLDER, LINK, Document, Position, failure
 
@@ -229,6 +229,8 @@ def _descend(folder: str, relative: str, options: WalkOptions, seen: set[tuple[i
             continue
         if messages is not None and path not in messages:
             continue  # in a Maildir's cur/ or new/, a dot file or a folder is no message
+        if is_temporary(entry.name):  # a rewrite's temporary file (a killed run's leftover): no input of the user's
+            continue
         rel = f"{relative}{entry.name}" if globs else ""
         if options.exclude and _matches(options.exclude, entry.name, rel, _is_folder(entry, options.follow)):
             continue

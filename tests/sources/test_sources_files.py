@@ -54,6 +54,17 @@ EXPECTED = [
 ]
 
 
+def test_a_temporary_file_a_killed_rewrite_left_is_no_input(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``.NAME.linkkit-tmp-PID``, what a rewrite killed before it replaced NAME leaves (linkkit.io.temporary_path),
+    is passed over under -r: its half-written copy would give the file's links twice. A dot file of the user's
+    is read."""
+    (tree / ".a.txt.linkkit-tmp-4242").write_text("half http://half.example/\n")
+    (tree / ".hidden.txt").write_text("dot http://dot.example/\n")
+    out, _ = run(capsys, "-r", str(tree))
+    assert "http://half.example/" not in out
+    assert "http://dot.example/" in out
+
+
 def test_a_folder_is_read_recursively_in_name_order_decompressing_by_content(
     tree: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
