@@ -183,6 +183,12 @@ def cut_short(stream: IO[bytes], error: BaseException) -> str:
     return f"cannot decompress further: {error}{where}"
 
 
+def undecompressed(error: BaseException) -> str:
+    """The error of a compressed input of which nothing decompressed (cut or damaged within its first block): where
+    in its content, as :func:`cut_short` says, and why."""
+    return f"cannot decompress: {error} (at byte 0 of its content)"
+
+
 def open_input(path: str) -> IO[bytes]:
     """The file *path* as a binary stream, decompressed when its content is compressed (nested compression, a
     ``.gz`` of a ``.xz``, is undone layer by layer)."""

@@ -22,7 +22,7 @@ from ..io import (
 from ..mail.mailbox import (
     MAIL_SUFFIXES, bundle_mbox, is_maildir, looks_like_mail, maildir_files, maildir_message, messages_after,
 )
-from .compressed import CORRUPT, compression, cut_short, decompressed
+from .compressed import CORRUPT, compression, cut_short, decompressed, undecompressed
 from .document import FILE, HTML, MAIL, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF, WalkOptions, is_binary, maildir_file, retrieval_url, walk
 from .warc import ForwardStream
@@ -231,7 +231,7 @@ def _read_on(raw: IO[bytes], name: str, head: bytes, compressed: str | None, cou
         try:
             stream = decompressed(raw)
         except CORRUPT as error:
-            raise InputError(name, f"cannot decompress: {error}") from None
+            raise InputError(name, undecompressed(error)) from None
         with stream:
             yield from _stream_documents(name, name, stream, counts, encoding)
 
@@ -295,7 +295,7 @@ def _stdin_documents(counts: Counts, encoding: str | None) -> Iterator[Document]
     except CORRUPT as error:
         if isinstance(error, OSError) and error.errno is not None:  # a system error reading it (a closed stdin)
             raise
-        raise InputError("<stdin>", f"cannot decompress: {error}") from None
+        raise InputError("<stdin>", undecompressed(error)) from None
     with stream:
         yield from _stream_documents(STDIN, "<stdin>", stream, counts, encoding, again=False)
 
@@ -307,7 +307,7 @@ def _piped_documents(name: str, head: bytes, raw: IO[bytes], counts: Counts,
     try:
         stream = decompressed(cast(IO[bytes], _Rejoined(head, raw)))
     except CORRUPT as error:
-        raise InputError(name, f"cannot decompress: {error}") from None
+        raise InputError(name, undecompressed(error)) from None
     with stream:
         yield from _stream_documents(name, name, stream, counts, encoding, again=False)
 
@@ -320,7 +320,7 @@ def _stream_documents(name: str, label: str, stream: IO[bytes], counts: Counts, 
     mailbox, then the error document."""
     head, cut = head_until_cut(stream, BINARY_SNIFF)
     if cut is not None and not head:
-        raise InputError(label, f"cannot decompress: {cut}")
+        raise InputError(label, undecompressed(cut))
     if is_warc(head):  # the archive's reader tells a record cut short itself; a file can be read again after one
         yield from warc_documents(cast(IO[bytes], _Rejoined(head, stream)), label, reread=name if again else None)
         return

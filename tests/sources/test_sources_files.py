@@ -335,6 +335,25 @@ def test_a_compressed_input_cut_short_names_where_in_its_content_the_damage_stop
     assert f" (at byte {given} of its content)\n" in err
 
 
+@pytest.mark.parametrize("compress", ["bzip2", "zstd"])
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_compressed_input_of_which_nothing_decompressed_names_byte_0_of_its_content(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, compress: str, stdin: bool
+) -> None:
+    # a bzip2 block and a small Zstandard frame decompress whole or not at all: the damage is at byte 0
+    data = COMPRESS[compress](LONG_TEXT[:2000])
+    data = data[: len(data) * 2 // 3]
+    path = tmp_path / "cut.txt.z"
+    path.write_bytes(data)
+    if stdin:
+        _stdin(monkeypatch, data)
+    out, err = run(capsys, "-q", "-" if stdin else str(path), status=1)
+    name = "<stdin>" if stdin else str(path)
+    assert out == []
+    assert f"linkkit: error: {name}: cannot decompress: " in err
+    assert err.endswith(" (at byte 0 of its content)\n")
+
+
 def test_documents_carry_kind_name_size_and_position(tree: Path) -> None:
     mbox = tree / "box.mbox"
     mbox.write_bytes(b"From a@x Mon Nov 16 09:00:00 2026\nSubject: 1\n\nhttp://m.example/1\n\n"
