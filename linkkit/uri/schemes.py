@@ -82,6 +82,10 @@ SCHEMES = _table(
         ("redis", "redis (provisional)"), ("rediss", "rediss (provisional)"), ("mongodb", "mongodb (provisional)"),
         ("rsync", "RFC 5781"), ("vnc", "RFC 7869"), ("tftp", "RFC 3617"), ("smb", "smb (provisional)"),
         ("steam", "steam (provisional)"))),
+    # IRC (draft-butcher-irc-url, provisional registrations): a URL opens with "//" ("irc://irc.libera.chat/python");
+    # "irc:wikipedia" is a wiki's interwiki prefix, "irc:freenode" a network's name in prose.
+    *(Scheme(name=name, uses_authority=True, prose_start=_AUTHORITY, spec="draft-butcher-irc-url (provisional)")
+      for name in ("irc", "ircs", "irc6")),
     # RFC 7252 6.3: "an empty path component is equivalent to an absolute path of "/"" (coap and coaps alike).
     Scheme(name="coap", default_port=5683, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
         spec="RFC 7252 6.1"),
