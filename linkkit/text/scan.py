@@ -348,10 +348,7 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
     """Delimit the reference that starts at *start* (RFC 3986 appendix C, RFC 2396 appendix E, RFC 1738 appendix)."""
     limit = min(len(text), start + max_length)
     low = max(floor, start - 3 * MAX_WRAP)
-    angle = (
-        _ANGLE_OPEN_BACK.match(text, low, start) or _quoted_angle_open(text, low, start)
-        if text.rfind("<", low, start) >= 0 else None
-    )
+    angle = _angle_open(text, low, start) if text.rfind("<", low, start) >= 0 else None
     looked = start
     if angle is not None:
         # RFC 2396 appendix E: inside <...> whitespace (line breaks too) is ignored up to the ">".
