@@ -22,6 +22,10 @@ _QP_TRAILING_SPACE = re.compile(rb"[ \t]++(?=\r?\n|\Z)")
 # padding, one is a sign of damage, reported).
 _NOT_BASE64 = re.compile(rb"[^A-Za-z0-9+/]++")
 _FOREIGN_IN_BASE64 = re.compile(rb"[^A-Za-z0-9+/=\r\n \t]")
+_BASE64_PADDING = re.compile(rb"=++")
+_BASE64_ALPHABET = re.compile(rb"[A-Za-z0-9+/]")
+# a line of encoded data: alphabet and padding, no whitespace inside (a text line, "Mailing list", has some)
+_BASE64_LINE = re.compile(rb"[ \t]*+[A-Za-z0-9+/=]*+[ \t]*+\r?")
 _LINE_END = re.compile(rb"\r?\n")
 _BLANK_LINES = re.compile(rb"(?:[ \t]*+\r?\n)*+")
 
@@ -39,24 +43,40 @@ def decode_transfer(body: bytes, encoding: str) -> tuple[bytes, str | None]:
     if encoding == "quoted-printable":
         return binascii.a2b_qp(_QP_TRAILING_SPACE.sub(b"", body)), None
     if encoding == "base64":
+        if _concatenated(body):
+            return (b"".join(map(_lenient_base64, _BASE64_PADDING.split(body))),
+                    "base64 with more data after its padding: read as encodings one after another (RFC 2045 6.8)")
         try:
             data = binascii.a2b_base64(body)
             if _FOREIGN_IN_BASE64.search(body) is None:
                 return data, None
             return data, "base64 with characters outside its alphabet (RFC 2045 6.8)"
         except binascii.Error:
-            data = _NOT_BASE64.sub(b"", body)
-            usable = len(data) - len(data) % 4
-            tail = data[usable:]
-            # two or three characters still make one or two octets; a last lone one makes none
-            data = data[:usable] + tail + b"=" * (4 - len(tail)) if len(tail) >= 2 else data[:usable]
-            try:
-                return binascii.a2b_base64(data), "base64 with bad padding or characters (RFC 2045 6.8)"
-            except binascii.Error:
-                return b"", "base64 that cannot be decoded (RFC 2045 6.8)"
+            return _lenient_base64(body), "base64 with bad padding or characters (RFC 2045 6.8)"
     if encoding in IDENTITY_ENCODINGS:
         return body, None
     return body, f"unknown Content-Transfer-Encoding {encoding!r} (RFC 2045 6.4): read as 8bit"
+
+
+def _concatenated(body: bytes) -> bool:
+    """Whether base64 *body* holds encoded data after a padding "=": encodings written one after another, as
+    mailers that encode line by line write them and as a sender writes who hides a link from decoders that stop
+    at the first "=" (RFC 2045 6.8 lets them: "=" is "evidence that the end of the data has been reached").  Only
+    when every line after it is encoded data: a text appended after the data (a list's footer) ends it."""
+    first = body.find(b"=")
+    if first < 0 or _BASE64_ALPHABET.search(body, first) is None:
+        return False
+    return all(_BASE64_LINE.fullmatch(line) for line in body[first:].split(b"\n"))
+
+
+def _lenient_base64(body: bytes) -> bytes:
+    """The octets of base64 *body*, characters outside the alphabet ignored and missing padding supplied (RFC 2045
+    6.8): two or three characters after the last whole quantum still make one or two octets, a lone one none."""
+    data = _NOT_BASE64.sub(b"", body)
+    usable = len(data) - len(data) % 4
+    tail = data[usable:]
+    data = data[:usable] + tail + b"=" * (4 - len(tail)) if len(tail) >= 2 else data[:usable]
+    return binascii.a2b_base64(data)
 
 
 def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes) -> bytes:
