@@ -41,6 +41,7 @@ _FOLD_IN_QUOTES = re.compile(r'"[^"\n]*+\n')  # a line break after a '"': perhap
 # the parameters; whitespace (folding too) is allowed around each token, as between any two of a field's tokens.
 _TOKEN = r"([!#$%&'*+\-.0-9A-Z^_`a-z{|}~]++)"
 _MEDIA_TYPE = re.compile(rf"\s*+{_TOKEN}\s*+/\s*+{_TOKEN}\s*+(?:;|\Z)")
+_LEADING_TOKEN = re.compile(_TOKEN)
 
 
 @dataclass(slots=True, eq=False)
@@ -70,10 +71,14 @@ class Entity:
     @property
     def transfer_encoding(self) -> str:
         """The Content-Transfer-Encoding's mechanism, lower-cased, its comments left out (RFC 2045 3, 6.1); ``7bit``
-        when absent or empty (RFC 2045 6.1)."""
+        when absent or empty (RFC 2045 6.1).  The mechanism is a token, which a tspecial ends: ``base64;`` and
+        ``base64; charset=utf-8`` are base64 (it was an unknown encoding, read as 8bit, the part's links unread)."""
         value = header(self.headers, "content-transfer-encoding")
-        mechanism = without_comments(value).split() if value else None
-        return mechanism[0].lower() if mechanism else "7bit"
+        words = without_comments(value).split() if value else None
+        if not words:
+            return "7bit"
+        token = _LEADING_TOKEN.match(words[0])
+        return (words[0] if token is None else token[0]).lower()
 
     @property
     def body(self) -> bytes:
