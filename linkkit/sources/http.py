@@ -18,7 +18,15 @@ from .document import HeaderLink
 # RFC 9112 2.2: a recipient may take a bare LF as a line terminator; the header section ends at an empty line.
 _HEADER_END = re.compile(rb"\r?\n\r?\n")
 _FIELD = re.compile(r"([^:\s][^:]*):[ \t]*(.*?)[ \t]*$")
-_STATUS = re.compile(r"HTTP/\d(?:\.\d)?[ \t]+(\d{3})")
+# RFC 9112 4: status-line = HTTP-version SP status-code (3DIGIT) ...; HTTP-name read in any case, as browsers do
+# (Chromium's HttpResponseHeaders::ParseVersion): "http/1.1 301" is a redirection.
+_STATUS = re.compile(r"HTTP/[0-9](?:\.[0-9])?[ \t]+([0-9]{3})(?![0-9])", re.IGNORECASE)
+_HTTP_NAME = b"HTTP/"
+
+
+def opens_response(block: bytes, start: int = 0) -> bool:
+    """Whether an HTTP response's status line starts at *start* in *block*: its HTTP-name, in any case."""
+    return block[start : start + len(_HTTP_NAME)].upper() == _HTTP_NAME
 
 
 # RFC 9112 5.2: an obsolete line folding (a line break, then spaces or tabs) within a field value.
@@ -62,7 +70,7 @@ def parse(block: bytes) -> Envelope:
     while True:
         status, fields, body = _message(block, start)
         interim = status is not None and 100 <= status < 200 and status != 101
-        if not (interim and block.startswith(b"HTTP/", body)):
+        if not (interim and opens_response(block, body)):
             return Envelope(status, fields, block[body:])
         start = body
 

@@ -41,7 +41,7 @@ from ..uri.charset import SCHEME
 from .compressed import CORRUPT, decompressed, peek_gunzipped
 from .document import ERROR, HTML, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF
-from .http import DecodingError, dechunked, decoded, header_links, media_type, parse
+from .http import DecodingError, dechunked, decoded, header_links, media_type, opens_response, parse
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -208,7 +208,7 @@ def _holds_http(headers: dict[str, str], block: bytes) -> bool:
     """Whether a ``response`` record's block is an HTTP response: it opens with a status line, or its WARC
     ``Content-Type`` says so (``application/http``, ISO 28500 annex A). A response to another protocol (``dns:``,
     or FTP as Heritrix writes it) is its content itself, read as a resource is."""
-    return block.startswith(b"HTTP/") or _declared(headers.get("content-type"))[0] == "application/http"
+    return opens_response(block) or _declared(headers.get("content-type"))[0] == "application/http"
 
 
 def record_document(

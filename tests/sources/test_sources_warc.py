@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from fixtures_loader import FIXTURES
 from warc_builder import chunked, per_record_gzip, record, response, unfinished
 
 from linkkit import cli
@@ -379,6 +380,24 @@ def test_an_empty_link_target_names_the_page_itself(tmp_path: Path, capsys: pyte
     assert [(r["where"], r["raw"], r["uri"]) for r in extract(capsys, archive)] == [
         ("http link", "", "http://site.example/a/page"), ("http link", "x", "http://site.example/a/x"),
         ("a href", "", "http://site.example/a/page")]
+
+
+ENVELOPES = [json.loads(line) for line in (FIXTURES / "http" / "envelopes.jsonl").read_text("utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("case", ENVELOPES, ids=[case["case"] for case in ENVELOPES])
+def test_http_envelopes_as_servers_write_them_give_their_header_links_as_the_policy_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], case: dict[str, object]
+) -> None:
+    # each case (tests/fixtures/http/envelopes.jsonl) is a response record's block, one byte per character, and the
+    # links it gives, header links first (each span on the bytes of its URL), then the body's
+    block = str(case["block"]).encode("latin-1")
+    content_type = str(case.get("content_type", "application/http;msgtype=response"))
+    archive = write(tmp_path, "e.warc", record("response", block, target="http://site.example/d/page",
+                                                content_type=content_type))
+    found = extract(capsys, archive)
+    assert [[r["where"], r["raw"]] for r in found] == case["links"]
+    assert all(block[slice(*r["span"])].decode() == r["raw"] for r in found if str(r["where"]).startswith("http "))
 
 
 def test_location_counts_only_on_a_redirection(
