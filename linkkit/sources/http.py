@@ -318,7 +318,8 @@ def _brotli() -> ModuleType | None:
 
 def _link_targets(value: str) -> Iterator[tuple[int, int]]:
     """Where each target ``<...>`` of a ``Link`` field value lies (RFC 8288 3: ``#link-value``, each
-    ``"<" URI-Reference ">" *( OWS ";" OWS link-param )``); a comma inside a quoted parameter ends nothing."""
+    ``"<" URI-Reference ">" *( OWS ";" OWS link-param )``); a comma inside a quoted parameter ends nothing, and a
+    ``<`` not closed before the next one opens no target (``</a; rel=x, </b>`` gives ``/b``)."""
     position, length = 0, len(value)
     while position < length:
         start = value.find("<", position)
@@ -327,6 +328,7 @@ def _link_targets(value: str) -> Iterator[tuple[int, int]]:
         end = value.find(">", start + 1)
         if end < 0:
             return
+        start = value.rfind("<", start, end)  # RFC 3986 2: no URI-Reference holds "<": an unclosed one opens none
         yield start + 1, end
         position = end + 1
         quoted = False
