@@ -235,10 +235,24 @@ class DecodingError(ValueError):
     """A payload whose Content-Encoding cannot be undone: unknown, unavailable, or corrupt."""
 
 
+# The MIME Sniffing Standard 7.1: a resource header (the first 1445 bytes) holding a binary data byte is no text.
+RESOURCE_HEADER = 1445
+_BINARY_DATA = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]")
+
+
+def holds_binary_data(payload: bytes) -> bool:
+    """Whether *payload*'s resource header holds a binary data byte (the MIME Sniffing Standard 7.1), as every
+    compressed payload's does and no text's."""
+    return _BINARY_DATA.search(payload, 0, RESOURCE_HEADER) is not None
+
+
 def decoded(payload: bytes, content_encoding: str | None) -> bytes:
     """*payload* with its content codings undone, the last applied first (RFC 9110 8.4). A payload cut short (a
     record the crawler truncated, ``WARC-Truncated``) gives what its start decompresses to, in every coding. One
-    that decompresses to more than ``linkkit.io.HELD_LIMIT`` bytes (a bomb) is an error, read no further."""
+    that decompresses to more than ``linkkit.io.HELD_LIMIT`` bytes (a bomb) is an error, read no further. One that
+    a coding cannot undo and that holds no binary data is that coding's content already: the tool that archived it
+    stored it decoded and kept the field, or the server named a coding it did not apply (``Content-Encoding:
+    utf-8``), and it is read as it is, as warcio and ReplayWeb.page read it (and browsers an unknown coding)."""
     if not content_encoding:
         return payload
     for coding in reversed([c.strip().lower() for c in content_encoding.split(",") if c.strip()]):
@@ -246,11 +260,11 @@ def decoded(payload: bytes, content_encoding: str | None) -> bytes:
             continue
         try:
             payload = _undone(coding, payload, linkkit_io.HELD_LIMIT + 1)
-        except (zlib.error, ValueError, OSError) as error:
+        except Exception as error:  # zlib.error, ValueError, OSError, brotli.error; DecodingError: no such coding
+            if not holds_binary_data(payload):
+                return payload
             if isinstance(error, DecodingError):
                 raise
-            raise DecodingError(f"content coding {coding!r}: {error}") from None
-        except Exception as error:  # brotli.error
             raise DecodingError(f"content coding {coding!r}: {error}") from None
         if len(payload) >= linkkit_io.HELD_LIMIT + 1:
             raise DecodingError(linkkit_io.too_large("a payload decoded"))

@@ -41,7 +41,17 @@ from ..uri.charset import SCHEME
 from .compressed import CORRUPT, decompressed, peek_gunzipped
 from .document import ERROR, HTML, TEXT, Document, Position, failure
 from .files import BINARY_SNIFF
-from .http import DecodingError, dechunked, decoded, header_links, media_type, opens_response, parse
+from .http import (
+    RESOURCE_HEADER,
+    DecodingError,
+    dechunked,
+    decoded,
+    header_links,
+    holds_binary_data,
+    media_type,
+    opens_response,
+    parse,
+)
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
@@ -153,26 +163,24 @@ def _kind(content_type: str | None) -> str | None:
 # The MIME Sniffing Standard's rules for an unknown MIME type (7.1), as browsers read a page served without a
 # Content-Type: its first 1445 bytes (the resource header), an HTML pattern after leading whitespace bytes and
 # before a tag-terminating byte; a PDF or PostScript signature; binary data bytes, or none (text/plain).
-_SNIFF_HEADER = 1445
 _HTML_PATTERN = re.compile(
     rb"[\t\n\x0c\r ]*<(?:!DOCTYPE HTML|HTML|HEAD|SCRIPT|IFRAME|H1|DIV|FONT|TABLE|A|STYLE|TITLE|B|BODY|BR|P|!--)[ >]",
     re.IGNORECASE,
 )
 _NOT_TEXT = (b"%PDF-", b"%!PS-Adobe-")
-_BINARY_DATA = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]")
 
 
 def _sniffed(payload: bytes) -> str | None:
     """What a payload that declares no media type is read as (RFC 9110 8.3: its recipient may examine the data;
     the MIME Sniffing Standard 7.1 says how): HTML, plain text, or nothing (binary, PDF, an empty payload)."""
-    head = payload[:_SNIFF_HEADER]
+    head = payload[:RESOURCE_HEADER]
     if _HTML_PATTERN.match(head):
         return HTML
     if not head or head.startswith(_NOT_TEXT):
         return None
     if head.startswith((b"\xfe\xff", b"\xff\xfe", b"\xef\xbb\xbf")):  # 7.1: a BOM, text/plain
         return TEXT
-    return None if _BINARY_DATA.search(head) else TEXT
+    return None if holds_binary_data(head) else TEXT
 
 
 # The MIME Sniffing Standard 7: a supplied MIME type that says it is unknown is sniffed as a missing one is.

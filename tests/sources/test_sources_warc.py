@@ -740,17 +740,36 @@ def test_a_response_of_another_type_still_gives_its_header_links_but_no_body_lin
     assert [(r["where"], r["uri"]) for r in extract(capsys, archive)] == [("http link", "http://site.example/licence")]
 
 
+@pytest.mark.parametrize(("coding", "payload"), [
+    ("gzip", b"\x1f\x8b\x08garbage <a href=lost>"), ("deflate", b"\x78\x9c\x01garbage"),
+    ("compress", b"\x1f\x9d\x90<a>"),
+], ids=["damaged-gzip", "damaged-deflate", "unsupported"])
 def test_an_undecodable_content_coding_is_an_error_record_after_the_header_links(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], coding: str, payload: bytes
 ) -> None:
-    bad = response("http://site.example/", b"not gzip at all", headers=[
-        ("Content-Type", "text/html"), ("Content-Encoding", "gzip"), ("Link", "</a>; rel=next")])
+    bad = response("http://site.example/", payload, headers=[
+        ("Content-Type", "text/html"), ("Content-Encoding", coding), ("Link", "</a>; rel=next")])
     good = response("http://site.example/ok", PAGE, headers=[("Content-Type", "text/html")])
     archive = write(tmp_path, "g.warc", bad + good)
     found = extract(capsys, archive, status=1)
     assert [(r["kind"], r["uri"]) for r in found][:2] == [("url", "http://site.example/a"), ("error", None)]
-    assert "content coding 'gzip'" in found[1]["error"]
+    assert f"content coding {coding!r}" in found[1]["error"]
     assert found[2]["uri"] == "http://site.example/next.html"  # the next record is read
+
+
+@pytest.mark.parametrize("codings", [
+    ["gzip"], ["x-gzip"], ["deflate"], ["br"], ["zstd"], ["gzip", "gzip"], ["utf-8"], ["none"],
+], ids=["gzip", "x-gzip", "deflate", "br", "zstd", "gzip-twice", "utf-8", "none"])
+def test_a_payload_its_content_coding_cannot_undo_that_holds_no_binary_data_is_read_as_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], codings: list[str]
+) -> None:
+    # a tool that archives a page decoded and keeps its Content-Encoding (or a server naming a coding it did not
+    # apply) leaves a text no coding undoes: it is the content already, read as warcio and ReplayWeb.page read it
+    # (browsers pass over a coding they do not know); it was an error record, the page's links lost
+    archive = write(tmp_path, "s.warc", response("http://site.example/", PAGE, headers=[
+        ("Content-Type", "text/html")] + [("Content-Encoding", coding) for coding in codings]))
+    assert [r["uri"] for r in extract(capsys, archive)] == [
+        "http://site.example/next.html", "http://site.example/a.png", "http://site.example/b.png"]
 
 
 @pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "zstd"])
