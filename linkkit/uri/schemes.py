@@ -48,7 +48,8 @@ SCHEMES = _table(
     Scheme(name="gopher", default_port=70, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
         spec="RFC 1738 3.4; RFC 4266"),
     Scheme(name="mailto", path_domains=True, spec="RFC 1738 3.5; RFC 6068"),
-    Scheme(name="news", spec="RFC 1738 3.6; RFC 5538"),
+    # RFC 5538 2.1: a news URI may name its server ("news://news.example.org/comp.lang.c"), port 119 by default.
+    Scheme(name="news", default_port=119, spec="RFC 1738 3.6; RFC 5538"),
     Scheme(name="nntp", default_port=119, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 1738 3.7; RFC 5538"),
     # RFC 1738 3.8: "telnet://<user>:<password>@<host>:<port>/", whose final "/" may be omitted.
     Scheme(name="telnet", default_port=23, uses_authority=True, empty_path_is_slash=True, prose_start=_AUTHORITY,
@@ -77,11 +78,14 @@ SCHEMES = _table(
     Scheme(name="sftp", default_port=22, uses_authority=True, prose_start=_AUTHORITY,
         spec="draft-ietf-secsh-scp-sftp-ssh-uri"),
     # Schemes of services whose names are also words of configuration: "FROM redis:7", "image: mongodb:6",
-    # "steam:latest" name container images and tags; their URIs open with an authority (their registrations).
-    *(Scheme(name=name, uses_authority=True, prose_start=_AUTHORITY, spec=spec) for name, spec in (
-        ("redis", "redis (provisional)"), ("rediss", "rediss (provisional)"), ("mongodb", "mongodb (provisional)"),
-        ("rsync", "RFC 5781"), ("vnc", "RFC 7869"), ("tftp", "RFC 3617"), ("smb", "smb (provisional)"),
-        ("steam", "steam (provisional)"))),
+    # "steam:latest" name container images and tags; their URIs open with an authority (their registrations), with
+    # the default port each gives (RFC 5781 2: rsync 873; RFC 7869 2: vnc 5900; the redis and rediss registrations:
+    # 6379). A mongodb URI lists hosts ("h1,h2:27017") and tftp's (RFC 3617 2) has no port: neither has one here.
+    *(Scheme(name=name, default_port=port, uses_authority=True, prose_start=_AUTHORITY, spec=spec)
+      for name, port, spec in (
+        ("redis", 6379, "redis (provisional)"), ("rediss", 6379, "rediss (provisional)"),
+        ("mongodb", None, "mongodb (provisional)"), ("rsync", 873, "RFC 5781 2"), ("vnc", 5900, "RFC 7869 2"),
+        ("tftp", None, "RFC 3617"), ("smb", None, "smb (provisional)"), ("steam", None, "steam (provisional)"))),
     # IRC (draft-butcher-irc-url, provisional registrations): a URL opens with "//" ("irc://irc.libera.chat/python");
     # "irc:wikipedia" is a wiki's interwiki prefix, "irc:freenode" a network's name in prose.
     *(Scheme(name=name, uses_authority=True, prose_start=_AUTHORITY, spec="draft-butcher-irc-url (provisional)")
