@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import binascii
 import codecs
+import contextlib
 import email.header
 import re
 from typing import NamedTuple
@@ -30,7 +31,13 @@ _LINE_END = re.compile(rb"\r?\n")
 _BLANK_LINES = re.compile(rb"(?:[ \t]*+\r?\n)*+")
 
 IDENTITY_ENCODINGS = frozenset({"7bit", "8bit", "binary"})  # RFC 2045 6.2
-TRANSFER_ENCODINGS = IDENTITY_ENCODINGS | {"quoted-printable", "base64"}
+# RFC 2045 6.3's private "x-" mechanism that mail readers decode (Mozilla's, Evolution's, GMime, the email package),
+# under its four names
+UUENCODINGS = frozenset({"x-uuencode", "uuencode", "x-uue", "uue"})
+TRANSFER_ENCODINGS = IDENTITY_ENCODINGS | UUENCODINGS | {"quoted-printable", "base64"}
+# uuencode: the "begin MODE NAME" line before the data, as uudecode finds it
+_UU_BEGIN = re.compile(rb"^begin[ \t]++[0-7]++(?:[ \t][^\n]*+)?(?:\n|\Z)", re.MULTILINE)
+_UU_LINE = 45  # octets in a full line, as uuencode writes them
 
 
 def decode_transfer(body: bytes, encoding: str) -> tuple[bytes, str | None]:
@@ -55,7 +62,46 @@ def decode_transfer(body: bytes, encoding: str) -> tuple[bytes, str | None]:
             return _lenient_base64(body), "base64 with bad padding or characters (RFC 2045 6.8)"
     if encoding in IDENTITY_ENCODINGS:
         return body, None
+    if encoding in UUENCODINGS:
+        return _uudecode(body)
     return body, f"unknown Content-Transfer-Encoding {encoding!r} (RFC 2045 6.4): read as 8bit"
+
+
+def _uu_data(body: bytes) -> tuple[int, int] | None:
+    """Where the data lines of uuencoded *body* lie: after its ``begin MODE NAME`` line, up to the line of no octets
+    (length character `` ` `` or space, or an empty line) or ``end``; None without a begin line."""
+    begin = _UU_BEGIN.search(body)
+    if begin is None:
+        return None
+    position = begin.end()
+    while position < len(body):
+        line_end = body.find(b"\n", position)
+        following = len(body) if line_end < 0 else line_end + 1
+        line = body[position:following].rstrip()
+        if not line or (line[0] - 32) & 63 == 0 or line == b"end":
+            break
+        position = following
+    return begin.end(), position
+
+
+def _uudecode(body: bytes) -> tuple[bytes, str | None]:
+    """The octets of the uuencoded *body*; a line with characters out of range gives the octets its length character
+    counts when those decode, else none (reported).  A body without its begin line is read as 8bit."""
+    layout = _uu_data(body)
+    if layout is None:
+        return body, "x-uuencode without its begin line: read as 8bit"
+    octets, problem = [], None
+    for line in body[layout[0] : layout[1]].split(b"\n"):
+        line = line.rstrip(b"\r")
+        if not line:
+            continue
+        try:
+            octets.append(binascii.a2b_uu(line))
+        except binascii.Error:
+            problem = "x-uuencode with lines that cannot be decoded"
+            with contextlib.suppress(binascii.Error):  # characters past those the length counts are dropped
+                octets.append(binascii.a2b_uu(line[: (((line[0] - 32) & 63) * 4 + 5) // 3]))
+    return b"".join(octets), problem
 
 
 def _concatenated(body: bytes) -> bool:
@@ -98,6 +144,15 @@ def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes)
         encoded = binascii.b2a_base64(data, newline=False)
         lines = [encoded[i : i + width] for i in range(0, len(encoded), width)]
         return original[:lead] + newline.join(lines) + body[len(body.rstrip(b"\r\n")) :]  # line ends after the last
+    if encoding in UUENCODINGS:
+        layout = _uu_data(original)
+        if layout is None:  # read as 8bit
+            return data
+        start, end = layout
+        backtick = b"`" in original[start:end] or original[end : end + 1] == b"`"  # a zero written so, or a space
+        written = b"".join(binascii.b2a_uu(data[i : i + _UU_LINE], backtick=backtick)[:-1] + newline
+                           for i in range(0, len(data), _UU_LINE))
+        return original[:start] + written + original[end:]  # the begin line, the end lines kept
     return data
 
 
@@ -266,6 +321,7 @@ def header_text(value: object) -> str:
 __all__ = [
     "IDENTITY_ENCODINGS",
     "TRANSFER_ENCODINGS",
+    "UUENCODINGS",
     "Decoded",
     "can_encode",
     "decode_text",

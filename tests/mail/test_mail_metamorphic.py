@@ -1,6 +1,6 @@
 """Hypothesis, metamorphic: a text part's links do not depend on how the part is sent.  The same text, written in
 any charset that holds it (RFC 2046 4.1.2), with any Content-Transfer-Encoding (RFC 2045 6: quoted-printable with
-a soft line break anywhere, base64 of any line length), CRLF or LF line ends, alone, in a multipart/mixed,
+a soft line break anywhere, base64 of any line length, x-uuencode), CRLF or LF line ends, alone, in a multipart/mixed,
 alternative or related, or inside an attached message/rfc822, its base in its own Content-Location or its
 multipart's Content-Base (RFC 2557 5, folded or RFC 2047-encoded), gives the links the part gives as UTF-8, 8bit,
 alone; and a rewrite of those links changes the part's body only, which reads back as the new links."""
@@ -70,7 +70,7 @@ def body(case: Case, newline: bytes, draw: st.DrawFn) -> tuple[str, bytes]:
     """The part's Content-Transfer-Encoding and body, the text in the case's charset with *newline* line ends."""
     text = case.text.replace("\n", newline.decode())
     data = text.encode("utf-16") if case.charset == "utf-16" else text.encode(case.charset)
-    encodings = ["base64"] if case.charset == "utf-16" else ["8bit", "quoted-printable", "base64"]
+    encodings = ["base64"] if case.charset == "utf-16" else ["8bit", "quoted-printable", "base64", "x-uuencode"]
     encoding = draw(st.sampled_from(encodings + (["7bit"] if data.isascii() else [])))
     if encoding == "quoted-printable":
         written = newline.join(binascii.b2a_qp(line, istext=False).replace(b"=\n", b"=" + newline)
@@ -85,6 +85,11 @@ def body(case: Case, newline: bytes, draw: st.DrawFn) -> tuple[str, bytes]:
     if encoding == "base64":
         encoded, width = base64.b64encode(data), draw(st.sampled_from([4, 60, 76, 1000]))
         return encoding, newline.join(encoded[i : i + width] for i in range(0, len(encoded), width)) + newline
+    if encoding == "x-uuencode":  # RFC 2045 6.3's private mechanism, as mail readers decode it
+        backtick = draw(st.booleans())
+        lines = b"".join(binascii.b2a_uu(data[i : i + 45], backtick=backtick) for i in range(0, len(data), 45))
+        written = b"begin 644 part\n" + lines + (b"`" if backtick else b" ") + b"\nend\n"
+        return encoding, written.replace(b"\n", newline)
     return encoding, data
 
 

@@ -104,6 +104,22 @@ def test_base64_keeps_the_empty_lines_after_its_last_line() -> None:
     (body,) = bodies(defang(message))
     assert body == base64.b64encode(b"hxxp://a.example/") + b"\r\n\r\n"  # the delimiter's CRLF follows
 
+def test_x_uuencode_stays_uuencoded_with_its_begin_and_end_lines() -> None:
+    # the private x-uuencode mechanism (RFC 2045 6.3), as mail readers decode it: new data lines of 45 octets, each
+    # with the part's line ending and its way of writing a zero (` or space); what is around the data kept
+    text = b'<p>Sign in: <a href="http://uu.example/login">account</a> ' + b"x" * 60 + b"</p>\r\n"
+    for backtick in (True, False):
+        data = b"".join(binascii.b2a_uu(text[i : i + 45], backtick=backtick) for i in range(0, len(text), 45))
+        zero = b"`" if backtick else b" "
+        body = b"begin 644 page.html\r\n" + data.replace(b"\n", b"\r\n") + zero + b"\r\nend\r\n"
+        message = b"Content-Type: text/html\r\nContent-Transfer-Encoding: x-uuencode\r\n\r\n" + body
+        (new_body,) = bodies(defang(message))
+        lines = new_body.split(b"\r\n")
+        assert lines[0] == b"begin 644 page.html" and lines[-3:] == [zero, b"end", b""]
+        assert b"\n" not in new_body.replace(b"\r\n", b"") and (b"`" in new_body) == backtick
+        assert b"".join(binascii.a2b_uu(line) for line in lines[1:-3]) == text.replace(b"http://", b"hxxp://")
+
+
 def test_only_the_changed_part_changes() -> None:
     message = (
         b"Subject: three parts\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\npreamble http://p.example/\r\n"
