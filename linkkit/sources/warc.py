@@ -46,6 +46,7 @@ from .http import (
     DecodingError,
     dechunked,
     decoded,
+    field_text,
     header_links,
     holds_binary_data,
     media_type,
@@ -55,6 +56,7 @@ from .http import (
 
 if TYPE_CHECKING:
     from _typeshed import WriteableBuffer
+    from fastwarc.warc import HeaderMap
 
 WARC_MAGIC = b"WARC/"
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
@@ -641,6 +643,8 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
             limit = linkkit_io.HELD_LIMIT  # a record past it: its start only (a read of a size allocates that size)
             block = record.reader.read() if record.content_length <= limit else record.reader.read(limit + 1)
             headers = {name.lower(): value for name, value in record.headers}
+            if "\ufffd" in headers.get("warc-target-uri", ""):
+                headers["warc-target-uri"] = _field_as_written(record.headers, b"warc-target-uri")
             last_position = _record_position(offset, headers)
             if "content-length" not in headers:  # a header cut short: ISO 28500 5.3 makes the field mandatory
                 yield failure(archive, f"record at offset {offset}: truncated header (no Content-Length)",
@@ -703,6 +707,14 @@ def _records(stream: IO[bytes], archive: str, path: str | None) -> Generator[Doc
     finally:
         if members is not None:
             members.close()
+
+
+def _field_as_written(headers: HeaderMap, name: bytes) -> str:
+    """The value of the WARC field *name* (lower case) read from its bytes as :func:`linkkit.sources.http.field_text`
+    reads an HTTP one: UTF-8 (ISO 28500 4) where its bytes are UTF-8, else each byte its ISO-8859-1 character, as
+    warcio reads a header (FastWARC made each byte that is not UTF-8 U+FFFD: a target URI lost its letters)."""
+    value = next(value for field, value in headers.items_bytes() if field.lower() == name)
+    return field_text(value.strip().decode("latin-1"))
 
 
 # ISO 28500 5.3: Content-Length = "Content-Length" ":" 1*DIGIT (spaces around a field value are no part of it).

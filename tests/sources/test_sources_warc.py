@@ -427,6 +427,20 @@ def test_an_angle_bracketed_target_uri_is_stripped(
     assert records[0]["target_uri"] == "http://site.example/dir/"
 
 
+@pytest.mark.parametrize(("written", "target"), [
+    (b"http://site.example/caf\xc3\xa9/", "http://site.example/caf\u00e9/"),  # UTF-8, as ISO 28500 4 writes it
+    (b"<http://site.example/caf\xe9/>", "http://site.example/caf\u00e9/"),  # not UTF-8: each byte its ISO-8859-1 one
+], ids=["utf-8", "latin-1"])
+def test_a_target_uri_written_in_raw_bytes_is_read_as_utf_8_where_it_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: bytes, target: str
+) -> None:
+    # a byte that is not UTF-8 was U+FFFD in the target URI, the base and every link resolved against it
+    one = response("http://site.example/PLACE/", b"<a href=x>", headers=[("Content-Type", "text/html")])
+    archive = write(tmp_path, "t.warc", one.replace(b"http://site.example/PLACE/", written))
+    [found] = extract(capsys, archive)
+    assert (found["target_uri"], found["base"], found["uri"]) == (target, target, target + "x")
+
+
 def test_resource_records_are_read_by_their_warc_content_type(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
