@@ -1,4 +1,4 @@
-"""The scheme table (linkkit.uri.schemes): the facts each scheme's own specification gives, as the scanner reads them."""
+"""The scheme table (linkkit.uri.schemes): the facts each scheme's own specification gives, as the scanner reads."""
 
 from __future__ import annotations
 
