@@ -15,13 +15,43 @@ MAX_WRAP = 64  # whitespace that may wrap a reference: around a line break, betw
 
 # --- character classes: derived from linkkit.charset (RFC 3986 section 2), never retyped ---------------------------
 
+# The letters of the scripts that write words without spaces between them (Chinese and Japanese prose glues words to
+# "nntp:" and to a local part).
+CJK_LETTERS = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
+
+# Punctuation inside a word (Unicode Standard Annex #29, "Word Boundaries", WB6 and WB7: a MidLetter between two
+# letters joins them): a reference keeps the mark between two of its letters and ends before it anywhere else (rule
+# 10).  Each mark with the letters that it joins and why.  The colons of MidLetter are left out: a ":" ends prose
+# and "：" is CJK punctuation.
+WORD_INNER_MARKS: dict[str, tuple[str, str]] = {
+    "\u00b7": (r"\p{L}", "MIDDLE DOT: Catalan's ela geminada ('Paral·lel'), the dot of a Chinese transcribed name"),
+    "\u0387": (r"\p{L}", "GREEK ANO TELEIA: MidLetter, canonically the same as U+00B7 (NFC)"),
+    "\u055f": (r"\p{L}", "ARMENIAN ABBREVIATION MARK: written inside the word it abbreviates"),
+    "\u05f4": (r"\p{L}", "HEBREW PUNCTUATION GERSHAYIM: an acronym's 'צה״ל'"),
+    "\u2027": (r"\p{L}", "HYPHENATION POINT: the name dot of Traditional Chinese (cp950 0xA145), '威廉‧莎士比亞'"),
+    "\u0f0b": (r"\p{L}", "TIBETAN MARK INTERSYLLABIC TSHEG: ends each syllable of a word, 'བོད་ཡིག' (no MidLetter, "
+               "but Tibetan's only mark between the syllables of a word)"),
+    # between CJK letters: the parts of a transcribed name in Japanese and Chinese text ('レオナルド・ダ・ヴィンチ', one
+    # Wikipedia title); after an ASCII letter it lists ('faq・お問い合わせ'), as it does in other places in CJK prose.
+    "\u30fb": (CJK_LETTERS + "\u30fc\uff70", "KATAKANA MIDDLE DOT between the parts of a name"),
+    "\uff65": (CJK_LETTERS + "\u30fc\uff70", "HALFWIDTH KATAKANA MIDDLE DOT, the same"),
+}
+# Punctuation by category that UAX #29 counts as a letter of a word (Word_Break ALetter), kept wherever it stands:
+# the Armenian emphasis, exclamation and question marks, written over the vowel they stress ('ո՞ւ'), and HEBREW
+# PUNCTUATION GERESH ('ג׳ורג׳').
+LETTER_PUNCTUATION = "\u055b\u055c\u055e\u05f3"
+
 # RFC 3987 2.2 (ucschar): non-ASCII letters, marks, digits and symbols ("http://🍄.example/", "/¢/") belong to
-# an IRI and are kept as written, as are ZERO WIDTH (NON-)JOINER, which Indic words and emoji sequences need.
-# Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference (RFC 3987 2.2: they are no
-# ucschar); so do the other format characters (ZERO WIDTH SPACE, SOFT HYPHEN, the bidirectional controls of RFC 3987
-# 4.1) and the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which CJK prose uses as punctuation --
-# their full-width letters and digits stay.
-IRI_CHARACTERS = r"[^\x00-\x7f\p{P}\p{Z}\p{C}\uff01-\uff64]|[\p{L}\p{N}\u200c\u200d]"
+# an IRI and are kept as written, as are ZERO WIDTH (NON-)JOINER, which Indic words and emoji sequences need, and the
+# punctuation of words above.  Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference
+# (RFC 3987 2.2: they are no ucschar); so do the other format characters (ZERO WIDTH SPACE, SOFT HYPHEN, the
+# bidirectional controls of RFC 3987 4.1), the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which
+# CJK prose uses as punctuation -- their full-width letters and digits stay -- and MIDLINE HORIZONTAL ELLIPSIS
+# (U+22EF), a math symbol that Chinese prose writes for its centred ellipsis ("⋯⋯").
+IRI_CHARACTERS = (
+    rf"[^\x00-\x7f\p{{P}}\p{{Z}}\p{{C}}\uff01-\uff64\u22ef]|[\p{{L}}\p{{N}}\u200c\u200d{LETTER_PUNCTUATION}]|"
+    + "|".join(rf"{mark}(?<=[{joined}\p{{M}}]{mark})(?=[{joined}])" for mark, (joined, _) in WORD_INNER_MARKS.items())
+)
 
 # Unicode's White_Space, the regex package's "\s", as the items of a character class (runs of code points as ranges:
 # fewer items to test): what wraps a reference inside <...> and ends a bare one.  The standard library's engine

@@ -30,6 +30,7 @@ from ..uri.percent import percent_encode
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
 from .reference import _NEW, _SET_FIELDS, Delimiter, Kind, Reference
 from .rules import (
+    CJK_LETTERS,
     CLOSING,
     ENCLOSERS,
     END_TAG_OPENER,
@@ -911,11 +912,8 @@ _SLASHES_ENOUGH = frozenset(
 # The schemes the hot path takes: known (RFC 8141 2: "urn:" references are judged whole) and written as a scheme
 # starts, with a letter (RFC 3986 3.1).
 _PLAIN_SCHEMES = frozenset(name for name in KNOWN_SCHEMES if name != "urn" and name[:1].isalpha())
-# The letters of the scripts that write words without spaces between them (Chinese and Japanese prose glues words to
-# "nntp:").
-_CJK_LETTERS = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
-_CJK_LETTER = _Pattern(f"[{_CJK_LETTERS}]")
-_CJK_LETTER_BACK = _Pattern(f"(?r)[{_CJK_LETTERS}]")
+_CJK_LETTER = _Pattern(f"[{CJK_LETTERS}]")
+_CJK_LETTER_BACK = _Pattern(f"(?r)[{CJK_LETTERS}]")
 # How much of what follows "scheme:" is weighed for that: less than a window, so that the beginning of a long run
 # decides, the same whether the run is judged whole or by its beginning.
 _CJK_SAMPLE = 128
