@@ -284,10 +284,14 @@ def _undone(coding: str, payload: bytes, most: int) -> bytes:
         return _zstd_undone(payload, most)
     brotli = _brotli() if coding == "br" else None
     if brotli is not None:
+        decompressor = brotli.Decompressor()
         try:
-            return bytes(brotli.Decompressor().process(payload, output_buffer_limit=most)[:most])
+            out = bytes(decompressor.process(payload, output_buffer_limit=most)[:most])
         except TypeError:  # a brotli before 1.1 has no output limit
-            return bytes(brotli.Decompressor().process(payload))
+            out = bytes(decompressor.process(payload))
+        if payload and not out and not decompressor.is_finished():  # RFC 7932 has no magic number: many a text
+            raise ValueError("no Brotli stream")  # reads as the start of a stream that gives nothing
+        return out
     raise DecodingError(f"content coding {coding!r} is not supported")
 
 
