@@ -9,8 +9,10 @@ import gc
 import itertools
 import os
 import signal
+import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 from ..io import TERMINATING
@@ -296,9 +298,44 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
         client = Client(cluster)
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        yield from _ordered(lambda chunk: client.submit(function, chunk, pure=False), lambda future: future.result(),
+        task = partial(_in_folder, function, _working_folder())
+        yield from _ordered(lambda chunk: client.submit(task, chunk, pure=False), lambda future: future.result(),
                             chunks(documents), IN_FLIGHT * workers)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+# One task at a time runs in a folder of its own (the process has one working folder); the work holds the GIL anyway.
+_FOLDER_CHANGE = threading.Lock()
+
+
+def _in_folder(function: ChunkFunction[Result], folder: str | None, chunk: list[Document]) -> list[Result]:
+    """*function* over *chunk*, run by a Dask worker in the client's working *folder*, so that a name the user gave
+    relative to it (``linkkit extract -r crawls``) means the same file there as to the client, whatever folder the
+    worker was started in (it was read there: every file an error, ``No such file or directory``). A worker without
+    that folder (a machine that mounts the inputs alone) runs it where it is: absolute names still hold."""
+    if folder is None:
+        return function(chunk)
+    with _FOLDER_CHANGE:
+        here = _working_folder()
+        if here == folder:  # a local cluster's workers, started here
+            return function(chunk)
+        try:
+            os.chdir(folder)
+        except OSError:
+            return function(chunk)
+        try:
+            return function(chunk)
+        finally:
+            if here is not None:
+                os.chdir(here)
+
+
+def _working_folder() -> str | None:
+    """This process's working folder, None when it was removed (a relative name then names nothing anyway)."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return None

@@ -3,6 +3,7 @@ local driver."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -83,3 +84,20 @@ def test_a_scheduler_address_without_a_port_is_a_usage_error(capsys: pytest.Capt
         cli.main(["extract", "--engine", "dask", "--scheduler", "nonsense", "-"])
     assert stop.value.code == 2
     assert "--scheduler nonsense: missing port number" in capsys.readouterr().err
+
+
+def test_a_name_relative_to_the_client_is_read_there_by_workers_started_elsewhere(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # `dask worker` started in another folder read `linkkit extract -r crawls` in its own: every file an error
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.txt").write_text("see http://a.example/\n")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    with distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        monkeypatch.chdir(tmp_path)
+        status = cli.main(["extract", "-r", "-q", "--engine", "dask", "--scheduler", cluster.scheduler_address, "in"])
+    assert (status, capsys.readouterr()) == (0, ("http://a.example/\n", ""))
+    assert os.getcwd() == str(tmp_path)
+
