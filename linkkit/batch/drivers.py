@@ -286,6 +286,7 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
     """*function* over chunks of *documents* on a Dask cluster: the one at *scheduler* (``tcp://host:8786``), or a
     local one of *jobs* worker processes listening on the loopback interface only. A document read from a path
     is read by the worker, so the paths must name the same files there (a shared file system)."""
+    import dask
     from dask.distributed import Client, LocalCluster
 
     if scheduler is not None:
@@ -297,6 +298,12 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
         )
         client = Client(cluster)
     try:
+        if cluster is None:  # a cluster of no worker holds the tasks for ever: one is waited for as the scheduler is
+            timeout = dask.config.get("distributed.comm.timeouts.connect")
+            try:
+                client.wait_for_workers(1, timeout=timeout)
+            except TimeoutError:
+                raise TimeoutError(f"no worker joined it within {timeout}") from None
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         task = partial(_in_folder, function, _working_folder())
         yield from _ordered(lambda chunk: client.submit(task, chunk, pure=False), lambda future: future.result(),

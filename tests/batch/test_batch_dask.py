@@ -101,3 +101,15 @@ def test_a_name_relative_to_the_client_is_read_there_by_workers_started_elsewher
     assert (status, capsys.readouterr()) == (0, ("http://a.example/\n", ""))
     assert os.getcwd() == str(tmp_path)
 
+
+def test_a_cluster_without_workers_is_an_error_naming_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # its tasks waited for a worker for ever, the run silent
+    import dask
+
+    empty = distributed.LocalCluster(host="127.0.0.1", protocol="tcp", n_workers=0, processes=False,
+                                     dashboard_address=None)
+    with empty as cluster, dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        status = cli.main(["extract", "-q", "--engine", "dask", "--scheduler", cluster.scheduler_address, "-"])
+    assert status == 1
+    assert capsys.readouterr().err == (f"linkkit: error: --scheduler {cluster.scheduler_address}: "
+                                       "no worker joined it within 1s\n")
