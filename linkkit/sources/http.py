@@ -47,10 +47,6 @@ class Envelope(NamedTuple):
     fields: list[tuple[str, str, int]]
     payload: bytes
 
-    def get(self, name: str) -> str | None:
-        """The first value of field *name* (lower case), unfolded."""
-        return next((unfolded(value) for field, value, _ in self.fields if field == name), None)
-
     def values(self, name: str) -> list[str]:
         """Every value of field *name* (lower case), unfolded, in header order."""
         return [unfolded(value) for field, value, _ in self.fields if field == name]
