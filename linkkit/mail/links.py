@@ -103,7 +103,8 @@ class TextPart(NamedTuple):
 
 
 class Reading(NamedTuple):
-    """A message read: its bytes, its entity tree, what was wrong with it."""
+    """A message read: its bytes, its entity tree (over ``buffer``, or over its copy with bare CRs as LFs: the same
+    offsets), what was wrong with it."""
 
     buffer: bytes
     root: Entity
@@ -123,10 +124,16 @@ def message_bytes(message: bytes | bytearray | memoryview | email.message.Messag
 
 
 def read(message: bytes | bytearray | memoryview | email.message.Message) -> Reading:
-    """Parse *message* into its entity tree; never raises on bytes."""
+    """Parse *message* into its entity tree; never raises on bytes.  A message whose lines all end in a bare CR (a
+    classic Mac OS mailbox's; RFC 5322 2.3 wants CRLF) is read with its CRs as line ends, as the ``email`` package
+    reads them, and reported: it was one header line, its links none."""
     buffer = message_bytes(message)
     problems: list[Problem] = []
-    return Reading(buffer, parse(buffer, problems), problems)
+    lines = buffer
+    if b"\n" not in buffer and b"\r" in buffer:
+        lines = buffer.replace(b"\r", b"\n")  # one byte for one: the entities' offsets are the message's
+        problems.append(Problem("", "structure", "lines end in a bare CR, not CRLF (RFC 5322 2.3): read as line ends"))
+    return Reading(buffer, parse(lines, problems), problems)
 
 
 def _charset(entity: Entity) -> str | None:

@@ -171,7 +171,9 @@ def rewrite(
             on_problem(problem)
     if not own_edits:
         return reading.buffer
-    return _apply(reading.buffer, _collect(reading.root, own_edits))
+    new = _apply(reading.root.buffer, _collect(reading.root, own_edits))
+    # a message read with its bare CRs as LFs (it held no LF) is written back with them
+    return new if reading.root.buffer is reading.buffer else new.replace(b"\n", b"\r")
 
 
 # The fields of a message's header whose references rewrite(headers=True) replaces: those that hold URLs (RFC 2369,

@@ -21,14 +21,15 @@ def bodies(message: bytes) -> list[bytes]:
 
 
 def outside_bodies(message: bytes) -> list[bytes]:
-    """Everything of *message* but its leaves' bodies: headers, delimiters, preamble, epilogue."""
-    reading = read(message)
-    pieces, position = [], 0
-    for entity in reading.root.walk():
-        if not entity.children and entity.buffer is reading.buffer:
-            pieces.append(reading.buffer[position : entity.body_start])
+    """Everything of *message* but its leaves' bodies: headers, delimiters, preamble, epilogue (as read: a message
+    of bare CR lines with LFs)."""
+    root = read(message).root
+    buffer, pieces, position = root.buffer, [], 0
+    for entity in root.walk():
+        if not entity.children and entity.buffer is buffer:
+            pieces.append(buffer[position : entity.body_start])
             position = entity.body_end
-    pieces.append(reading.buffer[position:])
+    pieces.append(buffer[position:])
     return pieces
 
 
@@ -118,6 +119,19 @@ def test_x_uuencode_stays_uuencoded_with_its_begin_and_end_lines() -> None:
         assert lines[0] == b"begin 644 page.html" and lines[-3:] == [zero, b"end", b""]
         assert b"\n" not in new_body.replace(b"\r\n", b"") and (b"`" in new_body) == backtick
         assert b"".join(binascii.a2b_uu(line) for line in lines[1:-3]) == text.replace(b"http://", b"hxxp://")
+
+
+def test_a_message_of_bare_cr_lines_is_written_back_with_them() -> None:
+    # read with its CRs as line ends (RFC 5322 2.3 wants CRLF; the email package reads a bare CR as one), rewritten
+    # with them: every byte outside the changed body as it was, the new body's line ends CRs
+    message = (b"Content-Type: multipart/mixed; boundary=b\rSubject: x\r\r--b\rContent-Type: text/plain\r"
+               b"Content-Transfer-Encoding: base64\r\r" + base64.encodebytes(b"see http://a.example/ " * 6)
+               .replace(b"\n", b"\r") + b"--b--\r")
+    new = defang(message)
+    assert b"\n" not in new and outside_bodies(new) == outside_bodies(message)
+    (body,) = bodies(new)
+    assert base64.b64decode(body.replace(b"\r", b"")) == b"see hxxp://a.example/ " * 6
+    assert mail.rewrite(message, lambda link: link.raw) == message
 
 
 def test_only_the_changed_part_changes() -> None:
