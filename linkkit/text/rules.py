@@ -105,6 +105,16 @@ PROSE_PUNCTUATION = {
     "hardly ever end with -- unlike the unreserved '_' and '~' (RFC 3986 2.3), which stay",
 }
 
+# Emoji (Unicode Technical Standard #51: an Extended_Pictographic character with its skin-tone modifiers, emoji
+# variation selector and tags, joined sequences of them, and the regional-indicator pairs of flags) may appear inside
+# a reference ("http://🍄.example/", "/🍄/a") but are never its last characters: right after a reference they are the
+# writer's ("see http://example.org/a🎉", "http://example.org/a!👍"), as prose punctuation is.
+_EMOJI_MODIFIERS = r"[\p{Emoji_Modifier}\ufe0f\U000e0020-\U000e007f]*"
+TRAILING_EMOJI = (
+    rf"\p{{Extended_Pictographic}}{_EMOJI_MODIFIERS}(?:\u200d\p{{Extended_Pictographic}}{_EMOJI_MODIFIERS})*"
+    r"|[\U0001f1e6-\U0001f1ff]"
+)
+
 # Openers and the closers that may answer them, for naming the delimiter of a bare reference (delimiters are not part
 # of the reference): RFC 3986 appendix C's double quotes, single quotes, the brackets of prose and Markdown, and their
 # CJK and full-width forms; and the quotation marks of the other languages whose prose wraps a reference in them,

@@ -43,6 +43,7 @@ from .rules import (
     MAX_WRAP,
     PROSE_PUNCTUATION,
     QUOTE_MARK,
+    TRAILING_EMOJI,
     WHITE_SPACE_ITEMS,
     WRAP,
 )
@@ -148,7 +149,17 @@ _ANGLE_RUN = _Pattern(
     "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
     + _BEFORE_LINE_BREAK + f"){{0,{_RUN_ITEMS}}}+"
 )
-_PROSE_RUN_BACK = _Pattern("(?r)" + _class("".join(PROSE_PUNCTUATION)) + "+")
+# The trailing run that ends no bare reference: prose punctuation and emoji (RFC 3986 appendix C; rules.TRAILING_EMOJI).
+_PROSE_RUN_BACK = _Pattern("(?r)(?:" + _class("".join(PROSE_PUNCTUATION)) + "|" + TRAILING_EMOJI + ")+")
+# A character of those emoji, for the walks from a reference to its closer past what was trimmed (_closer_after,
+# _to_closer).
+_EMOJI_CHAR = _Pattern(
+    r"[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f\u200d\U000e0020-\U000e007f\U0001f1e6-\U0001f1ff]"
+)
+# Emoji that make up a whole path segment, query value or fragment stay ("https://y.example/🍕🍕", "?q=😀"): what
+# precedes them names nothing without them.
+_EMOJI_RUN = _Pattern(f"(?:{TRAILING_EMOJI})+")
+_EMOJI_COMPONENT_AFTER = frozenset("/=?#")
 
 # --- walking back ----------------------------------------------------------------------------------------------
 
@@ -471,7 +482,7 @@ def _to_closer(text: str, extent: _Extent) -> _Extent:
     # the closer: a quotation's is known (_enclosed); a Markdown destination's ")" may not be yet
     stop = len(text) if extent.delimiter == "markdown" else extent.outer_end - 1
     end = extent.end
-    while end < stop and text[end] in PROSE_PUNCTUATION:
+    while end < stop and _trailing_char(text[end]):
         end += 1  # the walk's own run, which ended there: linear
     if end == extent.end or not text.startswith(")" if extent.delimiter == "markdown" else text[stop], end):
         return extent
@@ -483,8 +494,13 @@ _TO_CLOSER = frozenset({"quote", "markdown"})
 
 def _trimmed_mark(char: str) -> bool:
     """Whether *char* is punctuation that ends a bare reference before its closer: rule 5's prose punctuation, or
-    any non-ASCII punctuation (rule 10, RFC 3987 2.2), as CJK prose writes "「http://example.org/a。」"."""
-    return char in PROSE_PUNCTUATION or (char > "\x7f" and category(char)[0] == "P")
+    any non-ASCII punctuation (rule 10, RFC 3987 2.2), as CJK prose writes "「http://example.org/a。」", or an emoji."""
+    return _trailing_char(char) or (char > "\x7f" and category(char)[0] == "P")
+
+
+def _trailing_char(char: str) -> bool:
+    """Whether *char* is of the run that rule 5 trims from a bare reference: prose punctuation or an emoji's."""
+    return char in PROSE_PUNCTUATION or (char > "\x7f" and _EMOJI_CHAR.match(char) is not None)
 
 
 def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
@@ -532,10 +548,14 @@ def _bare_end(text: str, start: int, limit: int) -> tuple[int, int]:
 def _trimmed_end(text: str, start: int, end: int, wraps: list[tuple[int, int]]) -> int:
     """The end of the bare reference from *start* whose walk ended at *end* over the hyphen *wraps*, less the
     punctuation that ends prose (RFC 3986 appendix C): a wrap whose continuation is punctuation only joins nothing."""
-    punctuation = _PROSE_RUN_BACK.match(text, start, end) if text[end - 1] in PROSE_PUNCTUATION else None
+    last = text[end - 1]
+    punctuation = _PROSE_RUN_BACK.match(text, start, end) if last in PROSE_PUNCTUATION or last > "\x7f" else None
     while punctuation is not None:
         end = punctuation.start()
         if not wraps or end > wraps[-1][1]:
+            if text[end - 1] in _EMOJI_COMPONENT_AFTER:
+                emoji = _EMOJI_RUN.match(text, end, punctuation.end())
+                end = end if emoji is None else emoji.end()
             break
         end = wraps.pop()[0]  # the continuation was punctuation only: the hyphen ends the reference
         punctuation = _PROSE_RUN_BACK.match(text, start, end)
