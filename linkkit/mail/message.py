@@ -33,6 +33,7 @@ _HEADER_PARSER = email.parser.BytesHeaderParser(policy=email.policy.compat32)
 # line, as the standard library's feed parser tells them; RFC 5322 2.1: an empty line ends it.
 _HEADER_LINES = re.compile(rb"(?:(?:[\x21-\x39\x3b-\x7e]++[ \t]*+:|[ \t]|From )[^\n]*+(?:\n|\Z))*+")
 _EMPTY_LINE = re.compile(rb"\r?\n")
+_SPACE_BEFORE_COLON = re.compile(rb"^([\x21-\x39\x3b-\x7e]++)[ \t]++:", re.MULTILINE)  # RFC 5322 4.5.3
 _ANGLE_ID = re.compile(r"<[^<>]*>")
 _MESSAGE_TYPES = frozenset({"message/rfc822", "message/global"})  # RFC 2046 5.2.1, RFC 6532 3.7
 _FOLD = re.compile(r"\r?\n(?=[ \t])")  # RFC 5322 2.2.3: a CRLF before whitespace folds the field
@@ -130,7 +131,12 @@ def field_value(raw: str) -> str:
 
 
 def parse_headers(block: bytes) -> Message:
-    """The header fields of *block* (compat32, which never raises on malformed fields)."""
+    """The header fields of *block* (compat32, which never raises on malformed fields).  A field with whitespace
+    between its name and its colon (RFC 5322 4.5.3, obs-optional, which a receiver must accept: 4) is read as the
+    field: the ``email`` package took it for the first line of a body and left it out (``Content-Type : text/html``
+    read as text/plain, an HTML part's links unread)."""
+    if b" :" in block or b"\t:" in block:
+        block = _SPACE_BEFORE_COLON.sub(rb"\1:", block)
     return _HEADER_PARSER.parsebytes(block)
 
 
