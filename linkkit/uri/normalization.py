@@ -16,6 +16,8 @@ Level = Literal["syntax", "scheme"]
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # The schemes of the table that define a default host (RFC 3986 3.2.2), and that host.
 _DEFAULT_HOST = {row.name: row.default_host for row in SCHEMES.values() if row.default_host is not None}
+# The schemes of the table whose URIs compare character for character (RFC 4151 2.4 for "tag").
+_COMPARED_AS_WRITTEN = frozenset(row.name for row in SCHEMES.values() if row.compared_as_written)
 
 
 def _lower_ascii(text: str) -> str:
@@ -89,7 +91,8 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
     A reserved character is never decoded, and an empty query or fragment is never dropped.
 
     A valid URN is normalized by RFC 8141 3.1 instead: ``urn`` and the NID lower-cased, hex upper-cased,
-    nothing decoded. A relative-path reference keeps its dot segments, which only resolution can settle (RFC 3986 6.1).
+    nothing decoded. A tag (RFC 4151 2.4: compared character for character) only has its scheme lower-cased.
+    A relative-path reference keeps its dot segments, which only resolution can settle (RFC 3986 6.1).
 
     >>> normalize("HTTP://www.Example.com:80/a/./b/../%7euser")
     'http://www.example.com/a/~user'
@@ -109,6 +112,8 @@ def normalize(uri: str | URIReference, *, level: Level = "scheme") -> str:
             urn = _normalize_if_urn(uri if isinstance(uri, str) else recompose(*uri))
             if urn is not None:
                 return urn
+        elif scheme in _COMPARED_AS_WRITTEN:
+            return recompose(scheme, authority, path, query, fragment)  # RFC 4151 2.4 (RFC 3986 3.1: the scheme)
     if authority is not None:
         authority = _normalize_authority(authority, scheme or "", level)
     if "%" in path:

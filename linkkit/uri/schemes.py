@@ -20,6 +20,9 @@ class Scheme:
     # RFC 3986 3.2.2: the host a scheme defines as meant when the authority is absent or the host empty ("file":
     # "localhost", the end-user's machine). Scheme-based normalization (6.2.3) writes all three as the empty host.
     default_host: str | None = None
+    # The scheme compares its URIs character for character ("tag", RFC 4151 2.4): no normalization beyond the case
+    # of the scheme (RFC 3986 3.1), since decoding "%7E" or upper-casing "%2f" would equate two distinct names.
+    compared_as_written: bool = False
     # The plain-text scanner's evidence that "scheme:" in running text starts a reference: a regular expression
     # the scheme-specific part must match at its start ("svn:ignore", "FILE:LINE" are prose); None when the
     # scheme's syntax demands nothing a word could not also have.
@@ -107,6 +110,9 @@ SCHEMES = _table(
     Scheme(name="xmpp", spec="RFC 5122"),
     Scheme(name="urn", spec="RFC 8141"),
     Scheme(name="tel", spec="RFC 3966"),
+    # RFC 4151 2.4: "Tags are simply strings of characters and are considered equal if and only if they are
+    # completely indistinguishable in their machine representations".
+    Scheme(name="tag", compared_as_written=True, spec="RFC 4151"),
     # RFC 2397 3: dataurl = "data:" [ mediatype ] [ ";base64" ] "," data; a mediatype is "type/subtype" and its
     # ";attribute=value" parameters: the "," is never left out ("Data:text here" is prose).
     Scheme(name="data", prose_start=_DATA_START, spec="RFC 2397"),

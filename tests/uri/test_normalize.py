@@ -133,6 +133,11 @@ def test_an_unknown_level_is_a_clear_error() -> None:
         # no IDNA, no IRI-to-URI mapping (RFC 3986 3.2.2: IDNA is for the DNS lookup): three spellings, three hosts
         ("http://bücher.example/", "http://xn--bcher-kva.example/", False),
         ("http://bücher.example/", "http://b%C3%BCcher.example/", False),
+        # RFC 4151 2.4: tags are equal only character for character (the scheme's case aside, RFC 3986 3.1)
+        ("tag:example.com,2005:%7Emain", "tag:example.com,2005:~main", False),
+        ("tag:example.com,2005:a%2fb", "tag:example.com,2005:a%2Fb", False),
+        ("tag:Example.com,2005:main", "tag:example.com,2005:main", False),
+        ("TAG:example.com,2005:main", "tag:example.com,2005:main", True),
     ],
 )
 def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> None:
