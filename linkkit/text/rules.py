@@ -59,6 +59,15 @@ IRI_CHARACTERS = (
 # engines (and is decided without a Unicode category lookup).
 WHITE_SPACE_ITEMS = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
 
+# The format characters that show nothing (Unicode's Default_Ignorable_Code_Point among them): SOFT HYPHEN, ARABIC
+# LETTER MARK, ZERO WIDTH SPACE, LEFT-TO-RIGHT and RIGHT-TO-LEFT MARK, the bidirectional embeddings, overrides and
+# isolates (RFC 3987 4.1: no part of an IRI), WORD JOINER and ZERO WIDTH NO-BREAK SPACE.  A bare reference ends at
+# them (rule 10: ZERO WIDTH SPACE separates the words of Thai, Khmer or Japanese text); inside <...>, whose ">" ends
+# the reference, a reader sees none of them, and they are ignored as its whitespace is (rule 3): right-to-left text
+# wraps a URL in marks or isolates, a web page's text breaks a long one with ZERO WIDTH SPACE.  ZERO WIDTH (NON-)
+# JOINER are none of them: they belong to the words of IRIs.
+INVISIBLE = "\u00ad\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+
 # A line break (Unicode Standard Annex #14, the mandatory breaks of classes BK, CR, LF and NL) as the items of a
 # character class: LF, VT (the manual line break of word processors and slides), CR, NEL and U+2028 LINE SEPARATOR;
 # not the form feed and U+2029 PARAGRAPH SEPARATOR, which end a page and a paragraph, no line.  CR LF is one break.

@@ -35,6 +35,7 @@ from .rules import (
     ENCLOSERS,
     END_TAG_OPENER,
     HYPHEN_READINGS,
+    INVISIBLE,
     IRI_CHARACTERS,
     LINE_BREAK_ITEMS,
     LIST_SEPARATORS,
@@ -146,7 +147,7 @@ _QUOTED_RUN = _Pattern(
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
 # typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
 _ANGLE_RUN = _Pattern(
-    "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
+    "(?:" + _class(URI_CHARS, plus=r"\s" + INVISIBLE) + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
     + _BEFORE_LINE_BREAK + f"){{0,{_RUN_ITEMS}}}+"
 )
 # The trailing run that ends no bare reference: prose punctuation and emoji (RFC 3986 appendix C; rules.TRAILING_EMOJI).
@@ -171,7 +172,9 @@ _SCHEME_SET = frozenset(SCHEME_CHARS)
 # In quoted mail the next line starts with the quote marker again (RFC 3676 4.5), at most this deep.
 _MAX_QUOTE_DEPTH = 16
 # RFC 1738 appendix / RFC 2396 appendix E: "<", optional "URL:" (any case), whitespace in between is ignored.
-_ANGLE_GAP = rf"\s{{0,{MAX_WRAP}}}"
+_ANGLE_GAP = rf"[\s{INVISIBLE}]{{0,{MAX_WRAP}}}"
+# What the end of a reference inside <...> leaves out before its ">": the whitespace and invisible characters there.
+_ANGLE_TAIL_BACK = _Pattern(rf"(?r)[\s{INVISIBLE}]*")
 _ANGLE_OPEN_BACK = _Pattern(rf"(?r)<{_ANGLE_GAP}(?:(?i:URL):{_ANGLE_GAP})?")
 # The quote markers of quoted mail, which start each line again ("> ", "> > ", ">> "; RFC 3676 4.5).
 _QUOTE_MARKERS = rf"(?:>[ \t]{{0,{MAX_WRAP}}}){{1,{_MAX_QUOTE_DEPTH}}}"
@@ -366,7 +369,7 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
         # RFC 2396 appendix E: inside <...> whitespace (line breaks too) is ignored up to the ">".
         stop = _angle_end(text, start, limit, _quoted_line(text, angle.start()))
         if text.startswith(">", stop):
-            end = start + len(text[start:stop].rstrip())
+            end = _ANGLE_TAIL_BACK.match(text, start, stop).start()
             delimiter: Delimiter = "url-prefix" if ":" in angle.group() else "angle"
             return _Extent(start, end, angle.start(), stop + 1, delimiter, stop + 1)
         looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
@@ -621,7 +624,11 @@ def _cleaned(raw: str) -> str:
         raw = _QUOTE_MARKER_AFTER_BREAK.sub("", raw)
     if "[Page " in raw:
         raw = _PAGE_BREAK.sub("", raw)
-    return "".join(_read_hyphens(raw, 0).split())
+    cleaned = "".join(_read_hyphens(raw, 0).split())
+    return cleaned if cleaned.isascii() else cleaned.translate(_INVISIBLE_GONE)
+
+
+_INVISIBLE_GONE = dict.fromkeys(map(ord, INVISIBLE))
 
 
 _LINE_BREAK_IN = _compile_plain(f"[{LINE_BREAK_ITEMS}]").search
