@@ -128,7 +128,7 @@ TRAILING_EMOJI = (
 # of the reference): RFC 3986 appendix C's double quotes, single quotes, the brackets of prose and Markdown, and their
 # CJK and full-width forms; and the quotation marks of the other languages whose prose wraps a reference in them,
 # each opener with the closers its languages pair it with (the Unicode Standard 6.2, "Quotation Marks": German
-# „…“ and Polish „…”, French «…» and German »…«, Swedish »…»).
+# „…“ and Polish „…”, French «…» and German »…«, Swedish »…», ”…” and ’…’; Chinese 〝…〞, Japanese 〝…〟).
 ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
     '"': ('"', "quote"),
     "'": ("'", "quote"),
@@ -140,11 +140,16 @@ ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
     "\u00bb": ("\u00ab\u00bb", "quote"),  # » «, » »
     "\u2039": ("\u203a", "quote"),  # ‹ ›
     "\u203a": ("\u2039\u203a", "quote"),  # › ‹, › ›
+    "\u201d": ("\u201d", "quote"),  # ” ” (Swedish, Finnish)
+    "\u2019": ("\u2019", "quote"),  # ’ ’ (Swedish, Finnish)
+    "\u301d": ("\u301e\u301f", "quote"),  # 〝 〞 (Chinese), 〝 〟 (Japanese): the double prime quotation marks
     "\u300c": ("\u300d", "quote"),  # 「 」
     "\u300e": ("\u300f", "quote"),  # 『 』
     "\uff62": ("\uff63", "quote"),  # ｢ ｣ (half-width)
     "\uff02": ("\uff02", "quote"),  # ＂ ＂ (full-width)
     "\uff07": ("\uff07", "quote"),  # ＇ ＇ (full-width)
+    "\ufe41": ("\ufe42", "quote"),  # ﹁ ﹂, 「」 of vertical text
+    "\ufe43": ("\ufe44", "quote"),  # ﹃ ﹄, 『』 of vertical text
     "(": (")", "bracket"),
     "[": ("]", "bracket"),
     "\uff08": ("\uff09", "bracket"),  # （ ）
@@ -156,6 +161,7 @@ ENCLOSERS: dict[str, tuple[str, Delimiter]] = {
     "\u3016": ("\u3017", "bracket"),  # 〖 〗
     "\u3018": ("\u3019", "bracket"),  # 〘 〙
     "\u301a": ("\u301b", "bracket"),  # 〚 〛
+    "\uff1c": ("\uff1e", "bracket"),  # ＜ ＞ (full-width), which CJK prose writes around a URL as around a title
     # ⟨ ⟩ (MATHEMATICAL ANGLE BRACKETS): groff's \[la] and \[ra], which a man page prints around the URL of .UR and
     # the address of .MT (groff_man(7)) on a UTF-8 terminal, where it prints < > on an ASCII one.
     "\u27e8": ("\u27e9", "bracket"),
