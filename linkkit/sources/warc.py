@@ -713,8 +713,8 @@ def _field_as_written(headers: HeaderMap, name: bytes) -> str:
     """The value of the WARC field *name* (lower case) read from its bytes as :func:`linkkit.sources.http.field_text`
     reads an HTTP one: UTF-8 (ISO 28500 4) where its bytes are UTF-8, else each byte its ISO-8859-1 character, as
     warcio reads a header (FastWARC made each byte that is not UTF-8 U+FFFD: a target URI lost its letters)."""
-    value = next(value for field, value in headers.items_bytes() if field.lower() == name)
-    return field_text(value.strip().decode("latin-1"))
+    values = [value for field, value in headers.items_bytes() if field.lower() == name]
+    return field_text(values[-1].strip().decode("latin-1")) if values else ""  # the last, as the fields by name
 
 
 # ISO 28500 5.3: Content-Length = "Content-Length" ":" 1*DIGIT (spaces around a field value are no part of it).

@@ -430,7 +430,9 @@ def test_an_angle_bracketed_target_uri_is_stripped(
 @pytest.mark.parametrize(("written", "target"), [
     (b"http://site.example/caf\xc3\xa9/", "http://site.example/caf\u00e9/"),  # UTF-8, as ISO 28500 4 writes it
     (b"<http://site.example/caf\xe9/>", "http://site.example/caf\u00e9/"),  # not UTF-8: each byte its ISO-8859-1 one
-], ids=["utf-8", "latin-1"])
+    # written twice (a record has one target), the last counts whatever its bytes, as it does when both are UTF-8
+    (b"http://first.example/\r\nWARC-Target-URI: http://site.example/caf\xe9/", "http://site.example/caf\u00e9/"),
+], ids=["utf-8", "latin-1", "twice"])
 def test_a_target_uri_written_in_raw_bytes_is_read_as_utf_8_where_it_is(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], written: bytes, target: str
 ) -> None:
