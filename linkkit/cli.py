@@ -219,10 +219,13 @@ def _from_workers(results: Iterator[Outcome]) -> Iterator[Outcome]:
 
 def _on_cluster(results: Iterator[Outcome], scheduler: str | None) -> Iterator[Outcome]:
     """*results* of the Dask driver, whose failure to reach its scheduler (a wrong --scheduler address, a cluster
-    gone) is an error naming it instead of a traceback; the sources turn an input's own errors into outcomes."""
+    gone, one running another linkkit) is an error naming it instead of a traceback; the sources turn an input's
+    own errors into outcomes."""
+    from .batch.drivers import ClusterMismatch
+
     try:
         yield from results
-    except OSError as error:
+    except (OSError, ClusterMismatch) as error:
         where = f"--scheduler {scheduler}" if scheduler is not None else "the local Dask cluster"
         raise _ClusterError(f"{where}: {error}") from None
 

@@ -304,6 +304,7 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
                 client.wait_for_workers(1, timeout=timeout)
             except TimeoutError:
                 raise TimeoutError(f"no worker joined it within {timeout}") from None
+            _same_linkkit(cast(dict[str, Any], client.get_versions(packages=["linkkit"])))
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         task = partial(_in_folder, function, _working_folder())
         yield from _ordered(lambda chunk: client.submit(task, chunk, pure=False), lambda future: future.result(),
@@ -312,6 +313,25 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+class ClusterMismatch(RuntimeError):
+    """The Dask cluster does not run the linkkit of its client."""
+
+
+def _same_linkkit(versions: dict[str, Any]) -> None:
+    """Raise ClusterMismatch unless the scheduler and every worker of a Dask cluster (*versions*, as
+    ``Client.get_versions`` gives them) run the client's linkkit: the scheduler unpickles the tasks and the workers
+    run them, so one without linkkit, or with another version, ended the run in a traceback of Dask's (``Error
+    during deserialization of the task graph``) or gave another version's output."""
+    ours = versions["client"]["packages"].get("linkkit")
+    found = {"the scheduler": versions["scheduler"]["packages"].get("linkkit")}
+    found.update((f"worker {address}", worker["packages"].get("linkkit"))
+                 for address, worker in versions["workers"].items())
+    for node, version in found.items():
+        if version != ours:
+            has = "has no linkkit" if version is None else f"runs linkkit {version}"
+            raise ClusterMismatch(f"{node} {has}, this client {ours}: install the same on every node")
 
 
 # One task at a time runs in a folder of its own (the process has one working folder); the work holds the GIL anyway.

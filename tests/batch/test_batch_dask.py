@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -113,3 +114,20 @@ def test_a_cluster_without_workers_is_an_error_naming_it(capsys: pytest.CaptureF
     assert status == 1
     assert capsys.readouterr().err == (f"linkkit: error: --scheduler {cluster.scheduler_address}: "
                                        "no worker joined it within 1s\n")
+
+
+def test_a_scheduler_without_linkkit_is_an_error_naming_it(
+    scheduler: str, inputs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # its tasks did not unpickle there: a traceback of Dask's, "Error during deserialization of the task graph"
+    reported = distributed.Client.get_versions
+
+    def without_linkkit(client: distributed.Client, **options: object) -> dict[str, dict[str, dict[str, object]]]:
+        versions = reported(client, **options)
+        versions["scheduler"]["packages"]["linkkit"] = None
+        return versions
+
+    monkeypatch.setattr(distributed.Client, "get_versions", without_linkkit)
+    assert cli.main(["extract", "-q", "--engine", "dask", "--scheduler", scheduler, str(inputs)]) == 1
+    assert capsys.readouterr() == ("", f"linkkit: error: --scheduler {scheduler}: the scheduler has no linkkit, "
+                                       f"this client {metadata.version('linkkit')}: install the same on every node\n")
