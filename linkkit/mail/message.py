@@ -281,24 +281,38 @@ def _entity(
         if not delimiters:
             problems.append(Problem(part, "structure", f"boundary {boundary!r} does not occur in the body"))
             return entity
-        if not delimiters[-1][2]:
-            problems.append(Problem(part, "structure", f"no close delimiter --{boundary}-- (RFC 2046 5.1.1)"))
-        elif len(delimiters) == 1:  # RFC 2046 5.1.1: dash-boundary, then at least one body-part, then the close
-            problems.append(Problem(part, "structure", f"no body part before the close delimiter --{boundary}-- "
-                                    "(RFC 2046 5.1.1)"))
+        own_problems = len(problems)  # the multipart's own problems go before its parts'
         # RFC 2046 5.1.5: in a multipart/digest, a part without Content-Type is message/rfc822.
         child_default = "message/rfc822" if ctype == "multipart/digest" else "text/plain"
-        prefix = number
-        for index, ((_, part_start, close), following) in enumerate(
-            zip(delimiters, [*delimiters[1:], None], strict=True), start=1
-        ):
-            if close:
-                break
-            part_end = following[0] if following is not None else end
-            entity.children.append(
-                _entity(buffer, part_start, part_end, _child_number(prefix, index), False, message, child_default,
-                        problems, depth + 1)
-            )
+        at = 0  # the delimiter that opens the next part
+        while at < len(delimiters) and not delimiters[at][2]:
+            part_start = delimiters[at][1]
+            part_end = delimiters[at + 1][0] if at + 1 < len(delimiters) else end
+            child_number = _child_number(number, len(entity.children) + 1)
+            found: list[Problem] = []
+            child = _entity(buffer, part_start, part_end, child_number, False, message, child_default, found,
+                            depth + 1)
+            reuses = child.content_type.startswith("multipart/") and _boundary(child.type_field) == boundary
+            if reuses and at + 1 < len(delimiters):
+                # A multipart reusing its parent's boundary (RFC 2046 5.1.2 forbids it, spam does it): its own
+                # delimiters are those up to its close delimiter, as parsers that try the innermost boundary first
+                # read them (MimeKit); the parent's next part starts after that close delimiter.
+                inner = _delimiters(buffer, child.body_start, end, boundary_bytes)
+                delimiters = _delimiters(buffer, inner[-1][1], end, boundary_bytes) if inner[-1][2] else []
+                at, part_end = -1, delimiters[0][0] if delimiters else end
+                found = [Problem(child_number, "structure", f"multipart reusing its parent's boundary {boundary!r} "
+                                 "(RFC 2046 5.1.2): its parts are those up to its close delimiter")]
+                child = _entity(buffer, part_start, part_end, child_number, False, message, child_default, found,
+                                depth + 1)
+            problems.extend(found)
+            entity.children.append(child)
+            at += 1
+        if at >= len(delimiters):
+            problems.insert(own_problems, Problem(part, "structure", f"no close delimiter --{boundary}-- "
+                                                  "(RFC 2046 5.1.1)"))
+        elif not entity.children:  # RFC 2046 5.1.1: dash-boundary, then at least one body-part, then the close
+            problems.insert(own_problems, Problem(part, "structure", "no body part before the close delimiter "
+                                                  f"--{boundary}-- (RFC 2046 5.1.1)"))
         return entity
     if ctype in _MESSAGE_TYPES:
         inner_buffer, inner_start, inner_end = buffer, body_start, end
