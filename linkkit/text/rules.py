@@ -66,7 +66,12 @@ WHITE_SPACE_ITEMS = r"\t-\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\
 # the reference, a reader sees none of them, and they are ignored as its whitespace is (rule 3): right-to-left text
 # wraps a URL in marks or isolates, a web page's text breaks a long one with ZERO WIDTH SPACE.  ZERO WIDTH (NON-)
 # JOINER are none of them: they belong to the words of IRIs.
-INVISIBLE = "\u00ad\u061c\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+# The bidirectional controls of right-to-left text (RFC 3987 4.1; the Unicode Bidirectional Algorithm, UAX #9): ARABIC
+# LETTER MARK, LEFT-TO-RIGHT and RIGHT-TO-LEFT MARK, the embeddings and overrides, the isolates.  Between an opener and
+# the reference it delimits (or the reference and its closer) they stand apart from both: '(\u200ehttp://a.example/)'.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+MAX_BIDI_CONTROLS = 4  # how many of them an opener is looked for across: a mark and an isolate, and their closers
+INVISIBLE = "\u00ad\u200b\u2060\ufeff" + BIDI_CONTROLS
 
 # A line break (Unicode Standard Annex #14, the mandatory breaks of classes BK, CR, LF and NL) as the items of a
 # character class: LF, VT (the manual line break of word processors and slides), CR, NEL and U+2028 LINE SEPARATOR;

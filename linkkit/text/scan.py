@@ -30,6 +30,7 @@ from ..uri.percent import percent_encode
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
 from .reference import _NEW, _SET_FIELDS, Delimiter, Kind, Reference
 from .rules import (
+    BIDI_CONTROLS,
     CJK_LETTERS,
     CLOSING,
     ENCLOSERS,
@@ -39,6 +40,7 @@ from .rules import (
     IRI_CHARACTERS,
     LINE_BREAK_ITEMS,
     LIST_SEPARATORS,
+    MAX_BIDI_CONTROLS,
     MAX_LOCAL_PART,
     MAX_SCHEME,
     MAX_WRAP,
@@ -456,11 +458,21 @@ def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
         at = end if text.startswith(")", end) else _closer_after(text, end, ")")
         return _Extent(start, end, start - 1, end if at < 0 else at + 1, "markdown", max(horizon, end + 1, at + 1))
     if start > 0 and end < len(text):
-        closers, delimiter = ENCLOSERS.get(text[start - 1], _NOT_ENCLOSED)
+        opener = start - 1 if text[start - 1] not in BIDI_CONTROLS else _opener_before_bidi(text, start)
+        closers, delimiter = ENCLOSERS.get(text[opener], _NOT_ENCLOSED)
         at = -1 if not closers else end if text[end] in closers else _closer_after(text, end, closers)
         if at >= 0:
-            return _Extent(start, end, start - 1, at + 1, delimiter, max(horizon, at + 1))
+            return _Extent(start, end, opener, at + 1, delimiter, max(horizon, at + 1))
     return _Extent(start, end, start, end, "bare", max(horizon, end + 1))
+
+
+def _opener_before_bidi(text: str, start: int) -> int:
+    """Where the opener of the reference at *start* may stand past the bidirectional controls before it (RFC 3987
+    4.1: right-to-left text wraps a URL in them): '(\u200ehttp://a.example/\u200e)' is bracketed."""
+    at = start - 1
+    while at > 0 and text[at] in BIDI_CONTROLS and start - at <= MAX_BIDI_CONTROLS:
+        at -= 1
+    return at
 
 
 def _closer_after(text: str, end: int, closers: str) -> int:
@@ -498,7 +510,7 @@ _TO_CLOSER = frozenset({"quote", "markdown"})
 def _trimmed_mark(char: str) -> bool:
     """Whether *char* is punctuation that ends a bare reference before its closer: rule 5's prose punctuation, or
     any non-ASCII punctuation (rule 10, RFC 3987 2.2), as CJK prose writes "「http://example.org/a。」", or an emoji."""
-    return _trailing_char(char) or (char > "\x7f" and category(char)[0] == "P")
+    return _trailing_char(char) or (char > "\x7f" and (category(char)[0] == "P" or char in BIDI_CONTROLS))
 
 
 def _trailing_char(char: str) -> bool:
@@ -697,6 +709,14 @@ _AUTHORITY_RUN = _compile_plain(
 )
 
 
+# The openers as the hot path reads them: ENCLOSERS, and a bidirectional control, which sends the reference to
+# _enclosed (an opener may stand before it).
+_ACROSS_BIDI = BIDI_CONTROLS
+_PLAIN_OPENERS: dict[str, tuple[str, Delimiter]] = {
+    **ENCLOSERS, **dict.fromkeys(BIDI_CONTROLS, (_ACROSS_BIDI, "bare"))
+}
+
+
 def _plain_uri(
     text: str, trigger: Match[str], floor: int, max_length: int, base: int | None
 ) -> _Candidate | None:
@@ -746,8 +766,10 @@ def _plain_uri(
         if text.startswith(")", end):
             outer_end = end + 1
     elif start > 0 and end < size:
-        closers, enclosed = ENCLOSERS.get(text[start - 1], _NOT_ENCLOSED)
+        closers, enclosed = _PLAIN_OPENERS.get(text[start - 1], _NOT_ENCLOSED)
         if closers:
+            if closers is _ACROSS_BIDI:
+                return None  # an opener perhaps stands before the bidirectional controls (_enclosed)
             at = end if text[end] in closers else _closer_after(text, end, closers)
             if at >= 0:
                 outer_start, outer_end, delimiter = start - 1, at + 1, enclosed
