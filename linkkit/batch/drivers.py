@@ -342,7 +342,8 @@ def _in_folder(function: ChunkFunction[Result], folder: str | None, chunk: list[
     """*function* over *chunk*, run by a Dask worker in the client's working *folder*, so that a name the user gave
     relative to it (``linkkit extract -r crawls``) means the same file there as to the client, whatever folder the
     worker was started in (it was read there: every file an error, ``No such file or directory``). A worker without
-    that folder (a machine that mounts the inputs alone) runs it where it is: absolute names still hold."""
+    that folder (a machine that mounts the inputs alone) runs it where it is, its absolute names holding, unless
+    the chunk names a file relative to the folder: that is an error, lest another file of that name be read."""
     if folder is None:
         return function(chunk)
     with _FOLDER_CHANGE:
@@ -351,7 +352,10 @@ def _in_folder(function: ChunkFunction[Result], folder: str | None, chunk: list[
             return function(chunk)
         try:
             os.chdir(folder)
-        except OSError:
+        except OSError as error:
+            if any(document.path is not None and not os.path.isabs(document.path) for document in chunk):
+                raise OSError(f"a worker has no folder {folder} ({error.strerror}), which names relative to it "
+                              "need: name the inputs by absolute paths") from None
             return function(chunk)
         try:
             return function(chunk)

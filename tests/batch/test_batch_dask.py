@@ -4,6 +4,7 @@ local driver."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
@@ -131,3 +132,17 @@ def test_a_scheduler_without_linkkit_is_an_error_naming_it(
     assert cli.main(["extract", "-q", "--engine", "dask", "--scheduler", scheduler, str(inputs)]) == 1
     assert capsys.readouterr() == ("", f"linkkit: error: --scheduler {scheduler}: the scheduler has no linkkit, "
                                        f"this client {metadata.version('linkkit')}: install the same on every node\n")
+
+
+def test_a_worker_without_the_clients_folder_reads_absolute_names_and_refuses_relative_ones(tmp_path: Path) -> None:
+    # it read a relative name in its own folder, where another file of that name may lie
+    from linkkit.sources.document import FILE, Document
+
+    (tmp_path / "a.txt").write_text("http://a.example/\n")
+    gone = str(tmp_path / "gone")
+    absolute = [Document(str(tmp_path / "a.txt"), FILE, path=str(tmp_path / "a.txt"))]
+    assert drivers._in_folder(lambda chunk: [document.name for document in chunk], gone, absolute) == [
+        str(tmp_path / "a.txt")]
+    message = f"a worker has no folder {gone} (No such file or directory), which names relative to it need: "
+    with pytest.raises(OSError, match=f"^{re.escape(message)}name the inputs by absolute paths$"):
+        drivers._in_folder(lambda chunk: [], gone, [Document("a.txt", FILE, path="a.txt")])
