@@ -1,6 +1,7 @@
 """URIs by the RFCs: ``charset`` and ``percent`` (RFC 3986 section 2), ``model`` (parse and compose, section 3,
 5.3, appendix B), ``validation`` (appendix A), ``resolution`` (5.2), ``normalization`` (section 6), ``urn``
-(RFC 8141), ``schemes`` (the scheme table) and ``rfc1738`` (the scheme-specific records of RFC 1738).
+(RFC 8141), ``tel`` (RFC 3966's comparison), ``schemes`` (the scheme table) and ``rfc1738`` (the scheme-specific
+records of RFC 1738).
 
 Each name below is loaded with its module on first use (PEP 562): the text scanner, which needs the character
 classes, the scheme table and URNs, and a batch, which resolves, load neither validation nor RFC 1738's records.
@@ -28,7 +29,7 @@ __getattr__ = names_on_first_use(
         **dict.fromkeys(("URN", "parse_urn"), ".urn"),
         **dict.fromkeys(("Violation", "is_valid", "validate"), ".validation"),
     },
-    frozenset({"charset", "model", "normalization", "percent", "resolution", "rfc1738", "schemes", "urn",
+    frozenset({"charset", "model", "normalization", "percent", "resolution", "rfc1738", "schemes", "tel", "urn",
                "validation"}),
 )
 

@@ -8,6 +8,8 @@ from .model import URIReference, _match_appendix_b, recompose, split_authority
 from .percent import normalize_percent_encoding
 from .resolution import remove_dot_segments
 from .schemes import SCHEMES
+from .tel import TelKey
+from .tel import comparison_key as tel_comparison_key
 from .urn import URNError, is_urn, normalize_urn
 from .urn import equivalent as urn_equivalent
 
@@ -160,13 +162,27 @@ def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
     """Whether *a* and *b* identify the same resource under the ladder of RFC 3986 6.2 (through 6.2.3).
 
     Two references whose normal forms are valid URNs are compared by the lexical equivalence of RFC 8141 3.1
-    instead (components ignored). Both are normalized first, so that the relation is transitive: "URN:AB:x%",
+    instead (components ignored), two valid "tel" URIs by RFC 3966 4 (visual separators and the order and case of
+    parameters ignored). Both are normalized first, so that the relation is transitive: "URN:AB:x%",
     which the ladder makes the URN "urn:ab:x%25", is equivalent to every URN that one is equivalent to.
     """
     na, nb = normalize(_text(a)), normalize(_text(b))
     if na[:4] == "urn:" and nb[:4] == "urn:" and is_urn(na) and is_urn(nb):
         return urn_equivalent(na, nb)
+    if na[:4] == "tel:" and nb[:4] == "tel:":
+        ka, kb = _tel_key(na), _tel_key(nb)
+        if ka is not None and kb is not None:
+            return ka == kb
     return na == nb
+
+
+def _tel_key(text: str) -> TelKey | None:
+    """The RFC 3966 4 comparison key of the "tel" URI *text*, or None when it is none (RFC 3966 3 gives it no
+    authority, query or fragment)."""
+    _, authority, path, query, fragment = _match_appendix_b(text).groups()  # type: ignore[union-attr]
+    if authority is not None or query is not None or fragment is not None:
+        return None
+    return tel_comparison_key(path)
 
 
 def _text(uri: str | URIReference) -> str:

@@ -145,6 +145,13 @@ def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> Non
     assert linkkit.equivalent(b, a) is same
 
 
+@pytest.mark.parametrize(("a", "b", "same"), load_table("uri/tel_equivalence.txt"))
+def test_tel_uris_compare_by_rfc_3966_4(a: str, b: str, same: str) -> None:
+    assert linkkit.equivalent(a, b) is (same == "same")
+    assert linkkit.equivalent(b, a) is (same == "same")
+    assert linkkit.normalize(a) == linkkit.normalize(linkkit.normalize(a))  # the normal form is still the ladder's
+
+
 # Biased to what percent-encoding and dot-segment normalization act on: "%", hex digits (both cases), "." and "/".
 _PCT_DOT_TEXT = st.lists(
     st.sampled_from(["%", "%", "2", "e", "E", "4", "1", "0", "3", "f", "F", "a", ".", ".", "/", "/", "%2e", "%2E",
