@@ -72,7 +72,8 @@ _SCRIPT_TOKENS = re.compile(r"<!--|-->|<(/?)script(?=[\t\n\f\r />])", re.ASCII |
 _DASHES_GT = re.compile(r"-*>")
 # The markup that cannot hold a link or change the state of the scan, skipped inside the regex engine (in HTML
 # content): text, comments, bogus comments, end tags but </template>, and start tags that change no state and
-# have no attribute of a name that holds URLs somewhere. Names compare in ASCII case only (see _caseless).
+# have no attribute of a name that holds URLs somewhere (but a style that holds no URL, see _skipped_attributes).
+# Names compare in ASCII case only (see _caseless).
 # The branches begin differently (but the comment before the bogus comment), so their order changes nothing but
 # speed: the commonest first. In a tag, ">" right after the name is tried before the attributes: most tags have
 # none, and the branch that ends there is cheaper than an empty run of attributes (the step 8% faster).
@@ -87,7 +88,8 @@ _SKIPPED_PATTERN = (
     r")*+"
 )
 # The tag that most often holds a link, taken in the same match as the markup skipped before it: a start tag that
-# changes no state, is not <base>, and has exactly one attribute of a name that holds URLs (<a href="...">).
+# changes no state, is not <base>, and has exactly one attribute of a name that holds URLs (<a href="...">), but
+# for styles that hold none.
 _LINK_TAG_PATTERN = (
     r"(?P<link><(?P<tag>(?!{plain}[\t\n\f\r />])[A-Za-z][^\t\n\f\r />]*+){unread}{read}"
     r"(?:>|{unread}[\t\n\f\r /]*+>))?"
@@ -324,6 +326,27 @@ def _unread_attributes(names: str) -> str:
     return rf"(?:[\t\n\f\r /]*+(?!{names}[\t\n\f\r />=]){_ATTRIBUTE})*+"
 
 
+# A style attribute whose value holds no "(", "@" or "&" holds no CSS URL: a url( or image-set( needs its "(", an
+# @import its "@" (CSS Syntax 3, 4.3.4 and 4.3.1: an escaped one is a name's), and only a character reference could
+# write either. Outlook and Word put such a style on nearly every element: the step skips it as it skips a class.
+# This is the value of a style attribute that may hold one (the step reads it).
+_STYLE_VALUE_WITH_URL = (
+    rf"{WS}*+={WS}*+(?:\"[^\"(@&]*+[(@&]|'[^'(@&]*+[(@&]|(?=[^\t\n\f\r >\"'])[^\t\n\f\r >(@&]*+[(@&])"
+)
+_STYLE = re.compile("style", re.ASCII | re.IGNORECASE)  # where a skipped style may lie before the step's own
+
+
+def _skipped_attributes(names: str) -> str:
+    """A regex for the attributes the step skips: those whose names *names* does not match, and a style attribute
+    that holds no URL (so the style the step takes may be a second one, which HTML ignores: see _scan). Only a name
+    of *names* pays for the style test: after it, a look-behind tells style (no other name ends so)."""
+    style = "[Ss][Tt][Yy][Ll][Ee]"
+    return (
+        rf"(?:[\t\n\f\r /]*+(?!{names}(?:(?<!{style})[\t\n\f\r />=]"
+        rf"|(?<={style})(?=[\t\n\f\r />=]){_STYLE_VALUE_WITH_URL})){_ATTRIBUTE})*+"
+    )
+
+
 # The names of the attributes that hold URLs, on some HTML element or on every one.
 _URL_ATTRIBUTES = _caseless(sorted({name for places in PLACES.values() for name in places} | {*GLOBAL_PLACES}))
 # One step of the scan in HTML content: the markup skipped, then <a href="..."> and its like when it comes next
@@ -331,9 +354,9 @@ _URL_ATTRIBUTES = _caseless(sorted({name for places in PLACES.values() for name 
 _STEP = re.compile(
     _SKIPPED_PATTERN.replace("{names}", _caseless(sorted(_STATE_TAGS)))
     .replace("{template}", _caseless(["template"]))
-    .replace("{unread}", _unread_attributes(_URL_ATTRIBUTES))
+    .replace("{unread}", _skipped_attributes(_URL_ATTRIBUTES))
     + _LINK_TAG_PATTERN.replace("{plain}", _caseless(sorted(_STATE_TAGS | {"base"})))
-    .replace("{unread}", _unread_attributes(_URL_ATTRIBUTES))
+    .replace("{unread}", _skipped_attributes(_URL_ATTRIBUTES))
     .replace("{read}", _read_attribute(_URL_ATTRIBUTES))
 )
 
@@ -495,7 +518,9 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
             match = search(view, position)
         else:
             skipped = step(view, position)
-            if skipped.lastgroup == "link":  # <a href="...">: its one URL, and nothing else to do
+            if skipped.lastgroup != "link":
+                match = match_markup(view, skipped.end())
+            else:  # <a href="...">: its one URL, and nothing else to do
                 written = skipped.group("tag", "name")
                 tag, name, kind = link_places.get(written) or link_places.setdefault(written, _link_place(*written))
                 span = skipped.span("plain")
@@ -504,11 +529,15 @@ def _scan(view: str, codec: str | None, declares: Callable[[dict[str, str]], str
                     text = view[start:end]
                     append(new_found(_Found, (tag, name, values.setdefault(text, text), span, start, end, '"', None,
                                               URL)))
-                elif kind is not None:
-                    collect(tag, name, kind, *_value(skipped))
-                position = skipped.end()
-                continue
-            match = match_markup(view, skipped.end())
+                    position = skipped.end()
+                    continue
+                if kind != CSS or not _STYLE.search(view, skipped.start("link"), skipped.start("name")):
+                    if kind is not None:
+                        collect(tag, name, kind, *_value(skipped))
+                    position = skipped.end()
+                    continue
+                # the step skipped a style before this one, and the first wins (13.2.5.33): the full tokenizer reads
+                match = match_markup(view, skipped.start("link"))
         if match is None:
             break
         position = match.end()
