@@ -369,6 +369,11 @@ def field_text(value: str) -> str:
         return value
 
 
+# RFC 9110 5.5: the spaces and tabs around a field value are no part of it, nor is an obs-fold's line break; not
+# str.strip()'s whitespace, which takes in the byte that ends UTF-8 "à" (C3 A0) or "Å" (C3 85) read one per character.
+_OWS_OR_FOLD = " \t\r\n"
+
+
 def header_links(envelope: Envelope) -> tuple[HeaderLink, ...]:
     """The URLs of the header fields, in header order: ``Location`` on a redirection (3xx, RFC 9110 10.2.2),
     ``Content-Location`` (RFC 9110 8.7), every target of every ``Link`` field (RFC 8288; ``<>``, the empty
@@ -378,15 +383,15 @@ def header_links(envelope: Envelope) -> tuple[HeaderLink, ...]:
     redirect = envelope.status is not None and 300 <= envelope.status < 400
     for name, value, start in envelope.fields:
         if (name == "location" and redirect) or name == "content-location":
-            raw = unfolded(value).strip()
+            raw = unfolded(value).strip(_OWS_OR_FOLD)
             if raw:  # the span is the value's, without the line break and spaces a folded one starts with
-                lead = len(value) - len(value.lstrip())
+                lead = len(value) - len(value.lstrip(_OWS_OR_FOLD))
                 found.append(HeaderLink(f"http {name}", field_text(raw), (start + lead, start + len(value))))
         elif name == "link":
             for a, b in _link_targets(value):
                 written = value[a:b]  # the span is the URL's, without spaces written inside the brackets
-                a += len(written) - len(written.lstrip())
-                b -= len(written) - len(written.rstrip())
+                a += len(written) - len(written.lstrip(_OWS_OR_FOLD))
+                b -= len(written) - len(written.rstrip(_OWS_OR_FOLD))
                 found.append(HeaderLink("http link", field_text(unfolded(value[a:b])), (start + a, start + max(a, b))))
         elif name == "refresh":  # read as <meta http-equiv=refresh> is; linkkit.html loaded only for one
             from ..html.places import read_refresh
