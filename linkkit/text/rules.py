@@ -48,9 +48,17 @@ LETTER_PUNCTUATION = "\u055b\u055c\u055e\u05f3"
 # bidirectional controls of RFC 3987 4.1), the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which
 # CJK prose uses as punctuation -- their full-width letters and digits stay -- and MIDLINE HORIZONTAL ELLIPSIS
 # (U+22EF), a math symbol that Chinese prose writes for its centred ellipsis ("⋯⋯").
+def _word_inner_items() -> str:
+    """WORD_INNER_MARKS as alternatives of a pattern: one for the marks that join the same letters."""
+    by_letters: dict[str, str] = {}
+    for mark, (letters, _) in WORD_INNER_MARKS.items():
+        by_letters[letters] = by_letters.get(letters, "") + mark
+    return "|".join(rf"[{marks}](?<=[{letters}\p{{M}}].)(?=[{letters}])" for letters, marks in by_letters.items())
+
+
 IRI_CHARACTERS = (
     rf"[^\x00-\x7f\p{{P}}\p{{Z}}\p{{C}}\uff01-\uff64\u22ef]|[\p{{L}}\p{{N}}\u200c\u200d{LETTER_PUNCTUATION}]|"
-    + "|".join(rf"{mark}(?<=[{joined}\p{{M}}]{mark})(?=[{joined}])" for mark, (joined, _) in WORD_INNER_MARKS.items())
+    + _word_inner_items()
 )
 
 # Unicode's White_Space, the regex package's "\s", as the items of a character class (runs of code points as ranges:

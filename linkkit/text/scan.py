@@ -564,7 +564,8 @@ def _trimmed_end(text: str, start: int, end: int, wraps: list[tuple[int, int]]) 
     """The end of the bare reference from *start* whose walk ended at *end* over the hyphen *wraps*, less the
     punctuation that ends prose (RFC 3986 appendix C): a wrap whose continuation is punctuation only joins nothing."""
     last = text[end - 1]
-    punctuation = _PROSE_RUN_BACK.match(text, start, end) if last in PROSE_PUNCTUATION or last > "\x7f" else None
+    trailing = last in PROSE_PUNCTUATION or (last > "\x7f" and not last.isalnum())  # an emoji is neither
+    punctuation = _PROSE_RUN_BACK.match(text, start, end) if trailing else None
     while punctuation is not None:
         end = punctuation.start()
         if not wraps or end > wraps[-1][1]:
@@ -637,10 +638,12 @@ def _cleaned(raw: str) -> str:
     if "[Page " in raw:
         raw = _PAGE_BREAK.sub("", raw)
     cleaned = "".join(_read_hyphens(raw, 0).split())
-    return cleaned if cleaned.isascii() else cleaned.translate(_INVISIBLE_GONE)
+    return cleaned if cleaned.isascii() or _INVISIBLE_IN(cleaned) is None else _INVISIBLE_GONE("", cleaned)
 
 
-_INVISIBLE_GONE = dict.fromkeys(map(ord, INVISIBLE))
+_INVISIBLE = _compile_plain(f"[{INVISIBLE}]")  # rule 3: ignored inside <...>, the only place a reference holds them
+_INVISIBLE_IN = _INVISIBLE.search
+_INVISIBLE_GONE = _INVISIBLE.sub
 
 
 _LINE_BREAK_IN = _compile_plain(f"[{LINE_BREAK_ITEMS}]").search
