@@ -286,6 +286,8 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
     """*function* over chunks of *documents* on a Dask cluster: the one at *scheduler* (``tcp://host:8786``), or a
     local one of *jobs* worker processes listening on the loopback interface only. A document read from a path
     is read by the worker, so the paths must name the same files there (a shared file system)."""
+    import logging
+
     import dask
     from dask.distributed import Client, LocalCluster
 
@@ -293,8 +295,9 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
         client = Client(scheduler)
         cluster = None
     else:
-        cluster = LocalCluster(
+        cluster = LocalCluster(  # Dask's own warnings (a task cancelled when the reader went away) are no user's
             host="127.0.0.1", n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=logging.ERROR,
         )
         client = Client(cluster)
     try:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
@@ -146,3 +148,15 @@ def test_a_worker_without_the_clients_folder_reads_absolute_names_and_refuses_re
     message = f"a worker has no folder {gone} (No such file or directory), which names relative to it need: "
     with pytest.raises(OSError, match=f"^{re.escape(message)}name the inputs by absolute paths$"):
         drivers._in_folder(lambda chunk: [], gone, [Document("a.txt", FILE, path="a.txt")])
+
+
+def test_a_local_cluster_whose_reader_goes_away_ends_quietly(tmp_path: Path) -> None:
+    # its worker logged "Async instruction for <Task cancelled ...> ended with CancelledError" on standard error
+    for index in range(8):  # a chunk each, at work when the reader goes
+        (tmp_path / f"{index}.txt").write_text("".join(f"http://h.example/{n}\n" for n in range(60_000)))
+    run = subprocess.Popen([sys.executable, "-m", "linkkit", "extract", "-q", "-r", "--engine", "dask", "-j", "1",
+                            str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert run.stdout is not None and run.stderr is not None
+    assert run.stdout.readline() == b"http://h.example/0\n"
+    run.stdout.close()
+    assert (run.stderr.read(), run.wait(timeout=60)) == (b"", 141)
