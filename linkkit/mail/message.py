@@ -71,6 +71,7 @@ class Entity:
     message: str  # the number of the innermost message it belongs to: its own for a message, "" for the top one
     type_field: Message | None  # what reads its Content-Type's parameters (content_type_field), None without one
     children: list[Entity] = field(default_factory=list)
+    close_end: int | None = None  # a multipart's: where its close delimiter line ends, None without one
 
     @property
     def transfer_encoding(self) -> str:
@@ -295,22 +296,25 @@ def _entity(
             reuses = child.content_type.startswith("multipart/") and _boundary(child.type_field) == boundary
             if reuses and at + 1 < len(delimiters):
                 # A multipart reusing its parent's boundary (RFC 2046 5.1.2 forbids it, spam does it): its own
-                # delimiters are those up to its close delimiter, as parsers that try the innermost boundary first
-                # read them (MimeKit); the parent's next part starts after that close delimiter.
-                inner = _delimiters(buffer, child.body_start, end, boundary_bytes)
-                delimiters = _delimiters(buffer, inner[-1][1], end, boundary_bytes) if inner[-1][2] else []
-                at, part_end = -1, delimiters[0][0] if delimiters else end
+                # delimiters are those up to its close delimiter (its parts' own too, reused again or not), as
+                # parsers that try the innermost boundary first read them (MimeKit); the parent's next part starts
+                # after that close delimiter, and what lies between is the inner multipart's epilogue.
                 found = [Problem(child_number, "structure", f"multipart reusing its parent's boundary {boundary!r} "
                                  "(RFC 2046 5.1.2): its parts are those up to its close delimiter")]
-                child = _entity(buffer, part_start, part_end, child_number, False, message, child_default, found,
+                child = _entity(buffer, part_start, end, child_number, False, message, child_default, found,
                                 depth + 1)
+                delimiters = [] if child.close_end is None else _delimiters(buffer, child.close_end, end,
+                                                                            boundary_bytes)
+                at, child.body_end = -1, delimiters[0][0] if delimiters else end
             problems.extend(found)
             entity.children.append(child)
             at += 1
-        if at >= len(delimiters):
+        if at < len(delimiters):
+            entity.close_end = delimiters[at][1]
+        else:
             problems.insert(own_problems, Problem(part, "structure", f"no close delimiter --{boundary}-- "
                                                   "(RFC 2046 5.1.1)"))
-        elif not entity.children:  # RFC 2046 5.1.1: dash-boundary, then at least one body-part, then the close
+        if entity.close_end is not None and not entity.children:  # RFC 2046 5.1.1: a body part before the close
             problems.insert(own_problems, Problem(part, "structure", "no body part before the close delimiter "
                                                   f"--{boundary}-- (RFC 2046 5.1.1)"))
         return entity
