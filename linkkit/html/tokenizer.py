@@ -326,12 +326,22 @@ def _unread_attributes(names: str) -> str:
     return rf"(?:[\t\n\f\r /]*+(?!{names}[\t\n\f\r />=]){_ATTRIBUTE})*+"
 
 
-# A style attribute whose value holds no "(", "@" or "&" holds no CSS URL: a url( or image-set( needs its "(", an
-# @import its "@" (CSS Syntax 3, 4.3.4 and 4.3.1: an escaped one is a name's), and only a character reference could
-# write either. Outlook and Word put such a style on nearly every element: the step skips it as it skips a class.
-# This is the value of a style attribute that may hold one (the step reads it).
+# A style attribute whose value holds no "(" or "@" holds no CSS URL: a url( or image-set( needs its "(", an @import
+# its "@" (CSS Syntax 3, 4.3.4 and 4.3.1: an escaped one is a name's); nor may a character reference write one
+# (&lpar;, &commat; and the numeric ones; &quot;, which browsers write in a font-family, may stand). Outlook, Word
+# and the mail editors put such a style on nearly every element: the step skips it as it skips a class. This is the
+# value of a style attribute that may hold a URL (the step reads it).
+
+
+def _style_with_url(ends: str) -> str:
+    """A regex for a style value up to its first "(", "@" or character reference that may write one; *ends* (a
+    class's characters) end the value first."""
+    return rf"(?:[^{ends}(@&]++|&(?!#|lpar;|commat;))*+(?:[(@]|&)"
+
+
 _STYLE_VALUE_WITH_URL = (
-    rf"{WS}*+={WS}*+(?:\"[^\"(@&]*+[(@&]|'[^'(@&]*+[(@&]|(?=[^\t\n\f\r >\"'])[^\t\n\f\r >(@&]*+[(@&])"
+    rf"{WS}*+={WS}*+(?:\"" + _style_with_url('"') + "|'" + _style_with_url("'")
+    + r"|(?=[^\t\n\f\r >\"'])" + _style_with_url(r"\t\n\f\r >") + ")"
 )
 _STYLE = re.compile("style", re.ASCII | re.IGNORECASE)  # where a skipped style may lie before the step's own
 

@@ -157,7 +157,7 @@ def test_the_skipping_step_finds_and_rewrites_as_the_full_tokenizer(document: st
 # end) and of collect()'s own test, in link tags the step takes whole and in one it leaves to the full tokenizer.
 EDGE_VALUES = ["", "x", "a b", "a  b", " a", "a ", "\ta", "a\n", "a\r\nb", "&amp;", "a&b", "&#x2F;x", "&copy=", "\\",
                "'", "%20", "é", "日本", "\x00", "\x7f", "\x85", "\u00a0a", "\u2028", "#f", "http://h/a/../b",
-               "url(a.png)", "@import 'b.css'", "url&#40;c)", "\\75rl(d)"]
+               "url(a.png)", "@import 'b.css'", "url&#40;c)", "\\75rl(d)", "url&lpar;e)", "&quot;f&quot;"]
 # A style attribute the step skips (no "(", "@" or "&": no CSS URL) before one it reads, which HTML ignores (the
 # first of two wins), and after one it reads; unquoted too.
 EDGE_TAGS = ['<a href="{v}">', '<p><A HREF="{v}" class=x>t</A>', '<img alt=x src="{v}"/>', '<a ping="{v}">',
@@ -174,18 +174,23 @@ def test_the_steps_plain_values_read_as_the_full_tokenizer_reads_them(value: str
 
 
 # Outlook and Word write a style on nearly every element: the step passes over one that can hold no CSS URL (no "(",
-# "@" or "&") inside the regex engine, skipping its tag or taking the tag for its one other URL attribute, and takes
-# a style that may hold one (read is the name of the attribute the step takes, None when it skips all the markup).
+# "@" or reference that may write one, &quot; may stand) inside the regex engine, skipping its tag or taking the tag
+# for its one other URL attribute, and takes a style that may hold one (read is the name of the attribute the step
+# takes, None when it skips all the markup).
 STEP_STYLES = [
     ('<p class=MsoNormal style="margin:0cm;font-size:11.0pt">t', None),
     ("<span style='color:#1F497D'><o:p style=x></o:p>", None),
     ("<b style>t<i STYLE=>", None),
+    ('<span style="font-family:&quot;Helvetica Neue&quot;,sans-serif&amp;&lparx">t', None),
     ('<a href="x.html" style="color:blue">', "href"),
     ("<td style='padding:0cm' background=bg.gif>", "background"),
     ('<p style="background:url(a.png)">', "style"),
     ("<p style='@import \"a.css\"'>", "style"),
     ('<p style="x&#40;">', "style"),
     ("<p style=url(a.png)>", "style"),
+    ('<p style="background:url&lpar;a.png)">', "style"),
+    ("<p style='&commat;import \"a.css\"'>", "style"),
+    ("<p style=url&#x28a.png)>", "style"),
 ]
 
 
