@@ -298,6 +298,9 @@ def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, 
         cluster = LocalCluster(  # Dask's own warnings (a task cancelled when the reader went away) are no user's
             host="127.0.0.1", n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None,
             silence_logs=logging.ERROR,
+            # no dashboard, and the scheduler's HTTP server on a free port (on 8787, taken by another cluster, Dask
+            # warned on standard error: Port 8787 is already in use)
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
         )
         client = Client(cluster)
     try:

@@ -3,8 +3,10 @@ local driver."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -151,12 +153,18 @@ def test_a_worker_without_the_clients_folder_reads_absolute_names_and_refuses_re
 
 
 def test_a_local_cluster_whose_reader_goes_away_ends_quietly(tmp_path: Path) -> None:
-    # its worker logged "Async instruction for <Task cancelled ...> ended with CancelledError" on standard error
+    # its worker logged "Async instruction for <Task cancelled ...> ended with CancelledError" on standard error,
+    # and its scheduler "Port 8787 is already in use" when another cluster (here, this socket) held Dask's port
     for index in range(8):  # a chunk each, at work when the reader goes
         (tmp_path / f"{index}.txt").write_text("".join(f"http://h.example/{n}\n" for n in range(60_000)))
-    run = subprocess.Popen([sys.executable, "-m", "linkkit", "extract", "-q", "-r", "--engine", "dask", "-j", "1",
-                            str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    assert run.stdout is not None and run.stderr is not None
-    assert run.stdout.readline() == b"http://h.example/0\n"
-    run.stdout.close()
-    assert (run.stderr.read(), run.wait(timeout=60)) == (b"", 141)
+    taken = socket.socket()
+    with contextlib.suppress(OSError):  # held by another cluster already
+        taken.bind(("127.0.0.1", 8787))
+        taken.listen()
+    with taken:
+        run = subprocess.Popen([sys.executable, "-m", "linkkit", "extract", "-q", "-r", "--engine", "dask", "-j", "1",
+                                str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert run.stdout is not None and run.stderr is not None
+        assert run.stdout.readline() == b"http://h.example/0\n"
+        run.stdout.close()
+        assert (run.stderr.read(), run.wait(timeout=60)) == (b"", 141)
