@@ -371,7 +371,9 @@ def _extent(text: str, start: int, floor: int, max_length: int) -> _Extent:
         # RFC 2396 appendix E: inside <...> whitespace (line breaks too) is ignored up to the ">".
         stop = _angle_end(text, start, limit, _quoted_line(text, angle.start()))
         if text.startswith(">", stop):
-            end = _ANGLE_TAIL_BACK.match(text, start, stop).start()
+            end = start + len(text[start:stop].rstrip())
+            if text[end - 1] in INVISIBLE:
+                end = _ANGLE_TAIL_BACK.match(text, start, end).start()
             delimiter: Delimiter = "url-prefix" if ":" in angle.group() else "angle"
             return _Extent(start, end, angle.start(), stop + 1, delimiter, stop + 1)
         looked = stop + 1  # no ">": the reference is bare, a decision that looked this far
