@@ -162,7 +162,7 @@ _EMOJI_CHAR = _Pattern(
 # Emoji that make up a whole path segment, query value or fragment stay ("https://y.example/🍕🍕", "?q=😀"): what
 # precedes them names nothing without them.
 _EMOJI_RUN = _Pattern(f"(?:{TRAILING_EMOJI})+")
-_EMOJI_COMPONENT_AFTER = frozenset("/=?#")
+_EMOJI_COMPONENT_AFTER = frozenset("/=#")  # not "?": "did you see http://example.org/a?😀" asks
 
 # --- walking back ----------------------------------------------------------------------------------------------
 
