@@ -21,8 +21,9 @@ CJK_LETTERS = r"\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}"
 
 # Punctuation inside a word (Unicode Standard Annex #29, "Word Boundaries", WB6 and WB7: a MidLetter between two
 # letters joins them): a reference keeps the mark between two of its letters and ends before it anywhere else (rule
-# 10).  Each mark with the letters that it joins and why.  The colons of MidLetter are left out: a ":" ends prose
-# and "：" is CJK punctuation.
+# 10), in a host name too, where IDNA lets the middle dots, the Hebrew marks and the katakana middle dot stand by
+# such letters (RFC 5892 appendix A.3, A.5-A.7: "www.col·legi.cat").  Each mark with the letters that it joins and
+# why.  The colons of MidLetter are left out: a ":" ends prose and "：" is CJK punctuation.
 WORD_INNER_MARKS: dict[str, tuple[str, str]] = {
     "\u00b7": (r"\p{L}", "MIDDLE DOT: Catalan's ela geminada ('Paral·lel'), the dot of a Chinese transcribed name"),
     "\u0387": (r"\p{L}", "GREEK ANO TELEIA: MidLetter, canonically the same as U+00B7 (NFC)"),
@@ -56,9 +57,12 @@ def _word_inner_items() -> str:
     return "|".join(rf"[{marks}](?<=[{letters}\p{{M}}].)(?=[{letters}])" for letters, marks in by_letters.items())
 
 
+# WORD_INNER_MARKS as a pattern: each mark between the letters it joins.
+WORD_INNER = _word_inner_items()
+
 IRI_CHARACTERS = (
     rf"[^\x00-\x7f\p{{P}}\p{{Z}}\p{{C}}\uff01-\uff64\u22ef]|[\p{{L}}\p{{N}}\u200c\u200d{LETTER_PUNCTUATION}]|"
-    + _word_inner_items()
+    + WORD_INNER
 )
 
 # Unicode's White_Space, the regex package's "\s", as the items of a character class (runs of code points as ranges:

@@ -48,6 +48,7 @@ from .rules import (
     QUOTE_MARK,
     TRAILING_EMOJI,
     WHITE_SPACE_ITEMS,
+    WORD_INNER,
     WRAP,
 )
 
@@ -254,9 +255,10 @@ _PAGE_BREAK = _Pattern(r"(?<=[\r\n])\S[^\r\n]*\[Page [0-9]+\][ \t]*(?:\r\n|\r|\n
 _HYPHEN_AT_BREAK = _Pattern(_class("".join(HYPHEN_READINGS)) + _BEFORE_LINE_BREAK)
 
 # RFC 1034 3.5 / RFC 1123 2.1: a label is letters, digits and inner hyphens, at most 63 characters; IDN labels
-# (RFC 5890) in their Unicode form are letters too.
+# (RFC 5890) in their Unicode form are letters too, with the punctuation that IDNA lets stand between them
+# (WORD_INNER; RFC 5892 appendix A: "col·legi").
 _MAX_LABEL = 63
-_LABEL = rf"[\p{{L}}\p{{N}}](?:[\p{{L}}\p{{N}}\-]{{0,{_MAX_LABEL - 2}}}[\p{{L}}\p{{N}}])?"
+_LABEL = rf"[\p{{L}}\p{{N}}](?:(?:[\p{{L}}\p{{N}}\-]|{WORD_INNER}){{0,{_MAX_LABEL - 2}}}[\p{{L}}\p{{N}}])?"
 # RFC 3986 draft appendix F: "www.w3.org/Addressing/" -- a host of three labels or more, then the end or the
 # authority's next delimiter (RFC 3986 3.2: port, path, query, fragment); an absolute domain name may end with the
 # root's "." (RFC 1034 3.1), which a bare reference trims as prose but "<www.example.org.>" keeps (rule 3).
