@@ -231,6 +231,21 @@ def _delimiters(buffer: bytes, start: int, end: int, boundary: bytes) -> list[tu
         position = floor = line_end.end()
 
 
+def _multipart(entity: Entity, buffer: bytes) -> Entity:
+    """*entity*, or the message it encapsulates as written in *buffer* (not transfer-encoded): the entity whose
+    multipart delimiters would be lines of *buffer*."""
+    if entity.content_type in _MESSAGE_TYPES and entity.children and entity.children[0].buffer is buffer:
+        return entity.children[0]
+    return entity
+
+
+def _reuses(entity: Entity, boundary: str, buffer: bytes) -> bool:
+    """Whether *entity*, a part of a multipart of *boundary*, is a multipart of that boundary too, or attaches a
+    message that is."""
+    inner = _multipart(entity, buffer)
+    return inner.content_type.startswith("multipart/") and _boundary(inner.type_field) == boundary
+
+
 def parse(buffer: bytes, problems: list[Problem]) -> Entity:
     """The entity tree of the message *buffer*; defects go to *problems* (nothing raises)."""
     return _entity(buffer, 0, len(buffer), "", True, "", "text/plain", problems, 0)
@@ -293,19 +308,20 @@ def _entity(
             found: list[Problem] = []
             child = _entity(buffer, part_start, part_end, child_number, False, message, child_default, found,
                             depth + 1)
-            reuses = child.content_type.startswith("multipart/") and _boundary(child.type_field) == boundary
-            if reuses and at + 1 < len(delimiters):
-                # A multipart reusing its parent's boundary (RFC 2046 5.1.2 forbids it, spam does it): its own
-                # delimiters are those up to its close delimiter (its parts' own too, reused again or not), as
-                # parsers that try the innermost boundary first read them (MimeKit); the parent's next part starts
-                # after that close delimiter, and what lies between is the inner multipart's epilogue.
+            if at + 1 < len(delimiters) and _reuses(child, boundary, buffer):
+                # A multipart reusing its parent's boundary, as its part or as an attached message (RFC 2046 5.1.2
+                # forbids it, spam does it): its own delimiters are those up to its close delimiter (its parts' own
+                # too, reused again or not), as parsers that try the innermost boundary first read them (MimeKit);
+                # the parent's next part starts after that close delimiter, and what lies between is its epilogue.
                 found = [Problem(child_number, "structure", f"multipart reusing its parent's boundary {boundary!r} "
                                  "(RFC 2046 5.1.2): its parts are those up to its close delimiter")]
                 child = _entity(buffer, part_start, end, child_number, False, message, child_default, found,
                                 depth + 1)
-                delimiters = [] if child.close_end is None else _delimiters(buffer, child.close_end, end,
+                inner = _multipart(child, buffer)
+                delimiters = [] if inner.close_end is None else _delimiters(buffer, inner.close_end, end,
                                                                             boundary_bytes)
-                at, child.body_end = -1, delimiters[0][0] if delimiters else end
+                at, part_end = -1, delimiters[0][0] if delimiters else end
+                child.body_end = inner.body_end = part_end
             problems.extend(found)
             entity.children.append(child)
             at += 1
