@@ -332,21 +332,22 @@ def _brotli() -> ModuleType | None:
 
 def _link_targets(value: str) -> Iterator[tuple[int, int]]:
     """Where each target ``<...>`` of a ``Link`` field value lies (RFC 8288 3: ``#link-value``, each
-    ``"<" URI-Reference ">" *( OWS ";" OWS link-param )``); a comma inside a quoted parameter ends nothing, and a
-    ``<`` not closed before the next one opens no target (``</a; rel=x, </b>`` gives ``/b``)."""
+    ``"<" URI-Reference ">" *( OWS ";" OWS link-param )``); a comma inside a quoted parameter ends nothing. A
+    link-value that does not open with ``<`` gives none (``title="<x>"`` is no target), nor does a ``<`` not
+    closed before the next one (``</a; rel=x, </b>`` gives ``/b``), as browsers drop such a link-value."""
     position, length = 0, len(value)
     while position < length:
-        start = value.find("<", position)
-        if start < 0:
-            return
-        end = value.find(">", start + 1)
-        if end < 0:
-            return
-        start = value.rfind("<", start, end)  # RFC 3986 2: no URI-Reference holds "<": an unclosed one opens none
-        yield start + 1, end
-        position = end + 1
+        while position < length and value[position] in _OWS_OR_FOLD:
+            position += 1
+        if value.startswith("<", position):
+            end = value.find(">", position + 1)
+            if end < 0:
+                return
+            start = value.rfind("<", position, end)  # RFC 3986 2: no URI-Reference holds "<"
+            yield start + 1, end
+            position = end + 1
         quoted = False
-        while position < length:  # the parameters, to the comma that ends this link-value
+        while position < length:  # the parameters (or what is no link-value), to the comma that ends it
             character = value[position]
             if character == '"':
                 quoted = not quoted
@@ -355,6 +356,7 @@ def _link_targets(value: str) -> Iterator[tuple[int, int]]:
             elif character == "," and not quoted:
                 break
             position += 1
+        position += 1  # the comma
 
 
 def field_text(value: str) -> str:
