@@ -127,8 +127,9 @@ def _lenient_base64(body: bytes) -> bytes:
 
 def encode_transfer(data: bytes, encoding: str, original: bytes, newline: bytes) -> bytes:
     """*data* encoded again as *original* was: quoted-printable lines of at most 76 characters (RFC 2045 6.7 rule
-    5), base64 with *original*'s line length (RFC 2045 6.8), anything else as is; line breaks end as *original*'s
-    do, or as *newline* (the entity's own) when it has none, so that a CRLF message gets no bare LF."""
+    5), base64 with *original*'s line length (RFC 2045 6.8), x-uuencode in lines of 45 octets between *original*'s
+    begin line and end lines, anything else as is; line breaks end as *original*'s do, or as *newline* (the
+    entity's own) when it has none, so that a CRLF message gets no bare LF."""
     first = _LINE_END.search(original)
     if first is not None:
         newline = first.group()
