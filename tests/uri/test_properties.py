@@ -290,6 +290,10 @@ _RELATED = [
     "urn:x:y", "URN:x:y", "urn:ab:%7e", "urn:ab:~", "urn:ab:%7E?=q",
     "file:/x", "file:///x", "file://localhost/x", "FILE://LOCALHOST/x", "file://host/x",
     "mailto:Joe@Example.COM", "mailto:Joe@example.com", "mailto:joe@example.com",
+    "tel:+1-201-555-0123", "TEL:+1.201.555.0123", "tel:+1-201-555-012%33", "tel:+12015550123;ext=1",
+    "tel:+12015550123;EXT=1", "tel:+12015550123#f", "tel:7042;phone-context=example.com",
+    "tel:70-42;phone-context=EXAMPLE.com", "tel:7042", "tel:70-42",
+    "tag:example.com,2005:%7E", "TAG:example.com,2005:%7E", "tag:example.com,2005:~", "tag:example.com,2005:%7e",
 ]
 
 
@@ -301,3 +305,26 @@ def test_equivalence_is_an_equivalence_relation(a: str) -> None:
         assert ab is linkkit.equivalent(b, a), (a, b)
         if ab and linkkit.equivalent(b, c):
             assert linkkit.equivalent(a, c), (a, b, c)
+
+
+# RFC 3966 3: global-number-digits and parameters; 4: visual separators, the order of parameters and case are not
+# significant, so any respelling of a "tel" URI is equivalent to it, and changing a digit makes another number.
+_TEL_PARAMETERS = st.lists(
+    st.sampled_from([("ext", "1234"), ("isub", "a%2Fb"), ("x-line", "Two"), ("flag", None)]),
+    unique_by=lambda par: par[0], max_size=3,
+)
+
+
+def _tel(number: str, parameters: list[tuple[str, str | None]]) -> str:
+    return number + "".join(";" + name + ("" if value is None else "=" + value) for name, value in parameters)
+
+
+@given(st.data(), st.text(alphabet="0123456789", min_size=1, max_size=10), _TEL_PARAMETERS)
+def test_a_respelled_tel_uri_is_equivalent(data: st.DataObject, digits: str, parameters: list) -> None:
+    original = "tel:+" + _tel(digits, parameters)
+    spelled = "".join(data.draw(st.sampled_from(["", "", "-", ".", "(", ")"])) + digit for digit in digits)
+    order = data.draw(st.permutations(parameters))
+    respelled = data.draw(st.sampled_from(["tel:", "TEL:", "Tel:"])) + "+" + _tel(spelled, order).swapcase()
+    assert linkkit.equivalent(original, respelled), respelled
+    other = str((int(digits[-1]) + 1) % 10)
+    assert not linkkit.equivalent(original, "tel:+" + _tel(digits[:-1] + other, parameters))
