@@ -108,11 +108,13 @@ def _concatenated(body: bytes) -> bool:
     """Whether base64 *body* holds encoded data after a padding "=": encodings written one after another, as
     mailers that encode line by line write them and as a sender writes who hides a link from decoders that stop
     at the first "=" (RFC 2045 6.8 lets them: "=" is "evidence that the end of the data has been reached").  Only
-    when every line after it is encoded data: a text appended after the data (a list's footer) ends it."""
+    when every line from the padded one on is encoded data, whole 4-character quanta: a text appended after the data
+    (a list's footer, a signature's "Thanks") ends it."""
     first = body.find(b"=")
     if first < 0 or _BASE64_ALPHABET.search(body, first) is None:
         return False
-    return all(_BASE64_LINE.fullmatch(line) for line in body[first:].split(b"\n"))
+    lines = body[body.rfind(b"\n", 0, first) + 1 :].split(b"\n")
+    return all(_BASE64_LINE.fullmatch(line) and len(line.strip()) % 4 == 0 for line in lines)
 
 
 def _lenient_base64(body: bytes) -> bytes:
