@@ -252,9 +252,13 @@ def _decode(
         else:
             starts = list(range(position, stop))
         if "\r" in text:  # 13.2.3.5 preprocessing: CR LF and a lone CR are LF (CR LF at the CR's offset)
-            kept = [i for i, c in enumerate(text) if not (c == "\n" and i and text[i - 1] == "\r")]
-            text = "".join(text[i] for i in kept).replace("\r", "\n")
-            starts = [starts[i] for i in kept]
+            kept: list[int] = []  # the offsets but each CR LF's LF, taken a slice at a time
+            cut, index = 0, text.find("\r\n")
+            while index != -1:
+                kept += starts[cut : index + 1]
+                cut, index = index + 2, text.find("\r\n", index + 2)
+            starts = kept + starts[cut:]
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         parts.append(text)
         offsets.extend(starts)
 
