@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Literal
 
 from .model import URIReference, _match_appendix_b, recompose, split_authority
 from .percent import normalize_percent_encoding
 from .resolution import remove_dot_segments
 from .schemes import SCHEMES
-from .tel import TelKey
 from .tel import comparison_key as tel_comparison_key
 from .urn import URNError, is_urn, normalize_urn
 from .urn import equivalent as urn_equivalent
@@ -163,26 +163,62 @@ def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
 
     Two references whose normal forms are valid URNs are compared by the lexical equivalence of RFC 8141 3.1
     instead (components ignored), two valid "tel" URIs by RFC 3966 4 (visual separators and the order and case of
-    parameters ignored). Both are normalized first, so that the relation is transitive: "URN:AB:x%",
-    which the ladder makes the URN "urn:ab:x%25", is equivalent to every URN that one is equivalent to.
+    parameters ignored), two "mailto" URIs by their recipients wherever written (RFC 6068 2). Both are normalized
+    first, so that the relation is transitive: "URN:AB:x%", which the ladder makes the URN "urn:ab:x%25", is
+    equivalent to every URN that one is equivalent to.
     """
     na, nb = normalize(_text(a)), normalize(_text(b))
     if na[:4] == "urn:" and nb[:4] == "urn:" and is_urn(na) and is_urn(nb):
         return urn_equivalent(na, nb)
-    if na[:4] == "tel:" and nb[:4] == "tel:":
-        ka, kb = _tel_key(na), _tel_key(nb)
+    colon = na.find(":")
+    comparison_key = _COMPARISON_KEYS.get(na[:colon]) if colon > 0 and nb[: colon + 1] == na[: colon + 1] else None
+    if comparison_key is not None:
+        ka, kb = comparison_key(na), comparison_key(nb)
         if ka is not None and kb is not None:
             return ka == kb
     return na == nb
 
 
-def _tel_key(text: str) -> TelKey | None:
+def _tel_key(text: str) -> Hashable | None:
     """The RFC 3966 4 comparison key of the "tel" URI *text*, or None when it is none (RFC 3966 3 gives it no
     authority, query or fragment)."""
     _, authority, path, query, fragment = _match_appendix_b(text).groups()  # type: ignore[union-attr]
     if authority is not None or query is not None or fragment is not None:
         return None
     return tel_comparison_key(path)
+
+
+def _mailto_key(text: str) -> Hashable | None:
+    """The recipients and other header fields of the normalized "mailto" URI *text* (RFC 6068 2), or None when it
+    has an authority, a fragment, an hfield without "=" or an empty address.
+
+    An address may be written in the path or in a "to" hfield ("mailto:a@x,b@x" is "mailto:?to=a@x,b@x" and
+    "mailto:a@x?to=b@x", the section's examples), its domain case-insensitive (RFC 3986 6.2.3), and an hfname is a
+    header field name, which RFC 5322 3.6 spells as an ABNF string, case-insensitive (RFC 5234 2.3); the rest is
+    compared as written, in order.
+    """
+    _, authority, path, query, fragment = _match_appendix_b(text).groups()  # type: ignore[union-attr]
+    if authority is not None or fragment is not None:
+        return None
+    recipients = path.split(",") if path else []
+    fields = []
+    for field in query.split("&") if query else ():
+        name, equals, value = field.partition("=")
+        if not equals:
+            return None
+        name = _lower_ascii(name)
+        if name == "to":
+            recipients += _normalize_domains(value).split(",")
+        else:
+            fields.append((name, value))
+    if "" in recipients:
+        return None
+    return tuple(recipients), tuple(fields)
+
+
+# The schemes whose own specification compares their URIs by more than the ladder's normal form: the key each compares
+# (None for a URI its grammar refuses, which the ladder compares as any other).
+_COMPARISON_KEYS: dict[str, Callable[[str], Hashable | None]] = {"tel": _tel_key, "mailto": _mailto_key}
 
 
 def _text(uri: str | URIReference) -> str:

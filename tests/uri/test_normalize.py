@@ -145,8 +145,11 @@ def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> Non
     assert linkkit.equivalent(b, a) is same
 
 
-@pytest.mark.parametrize(("a", "b", "same"), load_table("uri/tel_equivalence.txt"))
-def test_tel_uris_compare_by_rfc_3966_4(a: str, b: str, same: str) -> None:
+@pytest.mark.parametrize(
+    ("a", "b", "same"), load_table("uri/tel_equivalence.txt") + load_table("uri/mailto_equivalence.txt")
+)
+def test_tel_and_mailto_uris_compare_by_their_own_rfcs(a: str, b: str, same: str) -> None:
+    # RFC 3966 4 for "tel", RFC 6068 2 for "mailto"
     assert linkkit.equivalent(a, b) is (same == "same")
     assert linkkit.equivalent(b, a) is (same == "same")
     assert linkkit.normalize(a) == linkkit.normalize(linkkit.normalize(a))  # the normal form is still the ladder's
