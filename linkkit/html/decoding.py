@@ -98,6 +98,13 @@ def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
     if codec == "shift_jis":  # as the Encoding Standard reads it (see _SHIFT_JIS_ROW_1)
         read, where = _decoded(data, "cp932")
         return _as_shift_jis(read, where, data), where
+    if codec == "utf-8":  # the commonest: valid UTF-8 read at once, each character as long as its encoding
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        else:
+            return text, list(itertools.accumulate(map(len, map(str.encode, text)), initial=0))
     decoder = codecs.getincrementaldecoder(codec)("replace")
     initial = decoder.getstate()
     text: list[str] = []
