@@ -100,11 +100,11 @@ def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
         return _as_shift_jis(read, where, data), where
     if codec == "utf-8":  # the commonest: valid UTF-8 read at once, each character as long as its encoding
         try:
-            text = data.decode("utf-8")
+            read = data.decode("utf-8")
         except UnicodeDecodeError:
             pass
         else:
-            return text, list(itertools.accumulate(map(len, map(str.encode, text)), initial=0))
+            return read, list(itertools.accumulate(map(len, map(str.encode, read)), initial=0))
     decoder = codecs.getincrementaldecoder(codec)("replace")
     initial = decoder.getstate()
     text: list[str] = []
