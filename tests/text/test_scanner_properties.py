@@ -21,6 +21,7 @@ PIECES = [
     "<", ">", "(", ")", "[", "]", "](", '"', "'", "「", "」", "（", "）", "。", "，", "-", "-\n", "\n", "\r\n", " ",
     "\t", ".", ",", ":", "?", "!", ";", "@", "a", "b.c", "example.org", "/", "#", "%", "&amp;", "é", "中", "\u00a0",
     "10:30", "e.g.", "x@y.z", "a@", "b" * 30, "-\n  ", "<URL:\n", ".com", "\n> ", "> > ",
+    "·", "・", "😀", "\u200b", "\u200f",
 ]
 texts = st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=3)), max_size=60).map("".join)
 options = st.fixed_dictionaries({"abbreviated": st.booleans(), "emails": st.booleans()})
@@ -119,6 +120,7 @@ _HOT_PIECES = [
     "irc6://", "URL:", "URL: ", "<", "<URL:", "< https://a.example/>", ">", "](", ")", "(a)", "[b]", '"', "'", "“",
     "”", "（", "< ", "<\n", "'https://a.example/x'", "“https://a.example/”", "a" * 120, "/" * 70, "...", "**", ",",
     "-", "&", "=", "~", "_", " ", "\n", "é", "Note:", "Re:x", "<mailto: ", "urn: ", ": ", " :", "\n:", ":/ /",
+    "\u200e", "\u2066",  # a bidirectional control, perhaps between an opener and the reference
 ]
 _hot_texts = st.lists(st.one_of(st.sampled_from(_HOT_PIECES), st.sampled_from(PIECES)), max_size=40).map("".join)
 _max_lengths = st.sampled_from([1, 9, 40, 187, 1 << 20])
@@ -134,6 +136,7 @@ def _seen(refs: Iterable[linkkit.Reference]) -> list[tuple[object, ...]]:
 @example("<ht\n tp:x>", True, False, 1 << 20)
 @example("1abc:x Note://a.example/ -mailto:a@b.example", True, False, 1 << 20)
 @example("<http\n://a.example/> <x-app: //b> <x-app:/ /c> Note: //d", True, False, 1 << 20)  # whitespace around ":"
+@example("(\u200ehttps://a.example/) x", True, False, 1 << 20)  # an opener before a bidirectional control
 def test_the_hot_path_decides_as_the_general_path(text: str, abbreviated: bool, emails: bool, max_length: int) -> None:
     found = _seen(linkkit.finditer(text, abbreviated=abbreviated, emails=emails, max_length=max_length))
     with pytest.MonkeyPatch.context() as patch:
