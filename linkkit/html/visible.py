@@ -162,6 +162,24 @@ def visible_runs(
                 yield match.start() + data_start, match.start() + data_end, HIDDEN, None
 
 
+# The offsets of a run of text that _utf8_text read without them, taken by text_found only for a run that holds a
+# reference: most runs of a page hold none.
+_LATER: list[int] = []
+
+
+def _utf8_text(view: str, start: int, end: int) -> tuple[str, list[int] | None]:
+    """The text of a run of the bytes of a UTF-8 document, read as :func:`_decode` reads it in text (CR, references
+    and invalid bytes too), but for the offsets of a run of valid non-ASCII UTF-8 without references or CR: _LATER."""
+    source = view[start:end]
+    if source.isascii() or "&" in source or "\r" in source:
+        return _decode(view, start, end, "utf-8", True, in_text=True)
+    try:
+        text = source.encode("latin-1").decode("utf-8")
+    except UnicodeDecodeError:
+        return _decode(view, start, end, "utf-8", True, in_text=True)
+    return text.replace("\0", "\ufffd"), _LATER
+
+
 class TextFound(NamedTuple):
     """What :func:`text_found` finds: each reference as a found URL and the scanner's reading of it, and the runs
     of the ``<iframe srcdoc>`` documents to read as documents (with *hidden*)."""
@@ -180,13 +198,16 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
     reading of it (defanged spellings read back with *refang*, :func:`linkkit.finditer`). Without *documents*, an
     ``<iframe srcdoc>`` value is read as any other attribute value."""
     pieces: list[str] = []
-    # scanned offset, the view offset of each character, and the run's start, end, how it is written and quote
+    # scanned offset, the view offset of each character (_LATER: to be taken when a reference needs them), and the
+    # run's start, end, how it is written and quote
     runs: list[tuple[int, list[int] | None, int, int, str, str | None]] = []
     nested: list[Run] = []
     scanned = 0
     for start, end, written, quote in visible_runs(view, anchors=anchors, hidden=hidden, cdata=cdata):
         if written == ESCAPED:  # text and RCDATA
-            text, offsets = _decode(view, start, end, codec, True, in_text=True)
+            text, offsets = _utf8_text(view, start, end) if codec == "utf-8" else _decode(
+                view, start, end, codec, True, in_text=True
+            )
         else:
             if written == DOCUMENT:
                 if documents:
@@ -203,7 +224,11 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
     keys = [run[0] for run in runs]
 
     def run(offset: int, *, is_end: bool) -> tuple[int, list[int] | None, int, int, str, str | None]:
-        return runs[bisect.bisect_right(keys, offset - 1 if is_end else offset) - 1]
+        index = bisect.bisect_right(keys, offset - 1 if is_end else offset) - 1
+        if runs[index][1] is _LATER:  # a UTF-8 run read without its offsets: a reference lies in it
+            at, _, start, end, written, quote = runs[index]
+            runs[index] = (at, _decode(view, start, end, codec, True, in_text=True)[1], start, end, written, quote)
+        return runs[index]
 
     def position(offset: int, *, is_end: bool) -> int:
         at, offsets, start = run(offset, is_end=is_end)[:3]
