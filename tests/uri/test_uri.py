@@ -128,7 +128,9 @@ _HOSTILE = textwrap.dedent(
     shapes = [repeat(unit) for unit in ("%", "%2", "%%30", "[", "/..", "/./", "../", "a:", "?", "urn:a:", "a ")]
     shapes += [repeat("a", "urn:x-"), repeat("a/", "urn:ab:"), repeat("a?", "urn:ab:c?+"), repeat("%", "URN:AB:"),
                repeat("@", "http://"), repeat("%41", "http://"), repeat(":", "http://["),
-               repeat("1:", "http://[") + "]", repeat("1.1", "http://[::") + "]", "\\x00" * 1_000_000]
+               repeat("1:", "http://[") + "]", repeat("1.1", "http://[::") + "]", "\\x00" * 1_000_000,
+               repeat("a-", "tel:1;phone-context="), repeat("%2", "tel:+1;x="), repeat(";a", "tel:+1"),
+               repeat("a@b,", "mailto:"), repeat("&to=a", "mailto:?")]
     for text in shapes:
         parse(text)
         validate(text)
