@@ -86,8 +86,12 @@ def _compressed(data: bytes, codec: str) -> bytes:
 
 
 def is_mbox(head: bytes) -> bool:
-    """Whether a file starting with *head* is an mbox (RFC 4155: it starts with a ``From `` line)."""
-    return head.startswith(b"From ")
+    """Whether a file starting with *head* is an mbox (RFC 4155: it starts with a ``From `` line); ``From : a@...``
+    is a message's From field, whitespace before its colon (RFC 5322 4.5.3)."""
+    return head.startswith(b"From ") and _FROM_FIELD.match(head) is None
+
+
+_FROM_FIELD = re.compile(rb"From[ \t]*+:")
 
 
 # RFC 4155 appendix A: "From " addr-spec SP timestamp, the timestamp as asctime writes it ("Mon Nov 16 09:00:00 2026"),
@@ -101,8 +105,9 @@ _ASCTIME = rb" +" + _MONTH + rb" +\d{1,2} +" + _TIME + rb"(?: +[^ \r\n]++){0,2}?
 _RFC5322_DATE = rb", +\d{1,2} +" + _MONTH + rb" +\d{4} +" + _TIME
 _FROM_LINE = re.compile(rb"From (?:[^\r\n]*? )??" + _WEEKDAY + rb"(?:" + _ASCTIME + rb"|" + _RFC5322_DATE
                         + rb")(?![^ \r\n])")
-# RFC 5322 2.2: a header field, or the continuation of one (a folded line starts with whitespace).
-_FIELD = re.compile(rb"[\x21-\x39\x3b-\x7e]++:|[ \t]")
+# RFC 5322 2.2: a header field (4.5.3: whitespace may stand before its colon), or the continuation of one (a folded
+# line starts with whitespace).
+_FIELD = re.compile(rb"([\x21-\x39\x3b-\x7e]++)[ \t]*+:|[ \t]")
 _MESSAGE_FIELDS = frozenset({
     b"from", b"to", b"cc", b"subject", b"date", b"message-id", b"mime-version", b"received", b"return-path",
     b"delivered-to", b"content-type", b"reply-to", b"in-reply-to", b"references", b"sender",
@@ -128,7 +133,7 @@ def looks_like_mail(head: bytes) -> bool:
         field = _FIELD.match(line)
         if field is None:
             return False
-        known += line[: field.end() - 1].lower() in _MESSAGE_FIELDS
+        known += (field[1] or b"").lower() in _MESSAGE_FIELDS
     return known >= 2
 
 
