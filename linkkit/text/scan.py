@@ -150,7 +150,7 @@ _QUOTED_RUN = _Pattern(
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
 # typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
 _ANGLE_RUN = _Pattern(
-    "(?:" + _class(URI_CHARS, plus=r"\s" + INVISIBLE) + "++|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
+    "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + f"[{INVISIBLE}]|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
     + _BEFORE_LINE_BREAK + f"){{0,{_RUN_ITEMS}}}+"
 )
 # The trailing run that ends no bare reference: prose punctuation and emoji (RFC 3986 appendix C; rules.TRAILING_EMOJI).
