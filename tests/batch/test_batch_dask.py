@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterator
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
 from warc_builder import per_record_gzip, response
@@ -20,13 +21,14 @@ from linkkit import cli
 from linkkit.batch import drivers
 
 distributed = pytest.importorskip("dask.distributed")
+# as linkkit's own local cluster: no dashboard, the scheduler's HTTP server on a free port (8787 may be taken)
+QUIET: dict[str, Any] = {"dashboard_address": None, "scheduler_kwargs": {"dashboard_address": "127.0.0.1:0"}}
 
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     cluster = distributed.LocalCluster(
-        host="127.0.0.1", protocol="tcp", n_workers=1, threads_per_worker=2, processes=False,
-        dashboard_address=None,
+        host="127.0.0.1", protocol="tcp", n_workers=1, threads_per_worker=2, processes=False, **QUIET,
     )
     try:
         yield cluster.scheduler_address
@@ -101,7 +103,7 @@ def test_a_name_relative_to_the_client_is_read_there_by_workers_started_elsewher
     (tmp_path / "elsewhere").mkdir()
     monkeypatch.chdir(tmp_path / "elsewhere")
     with distributed.LocalCluster(host="127.0.0.1", n_workers=1, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  **QUIET) as cluster:
         monkeypatch.chdir(tmp_path)
         status = cli.main(["extract", "-r", "-q", "--engine", "dask", "--scheduler", cluster.scheduler_address, "in"])
     assert (status, capsys.readouterr()) == (0, ("http://a.example/\n", ""))
@@ -112,8 +114,7 @@ def test_a_cluster_without_workers_is_an_error_naming_it(capsys: pytest.CaptureF
     # its tasks waited for a worker for ever, the run silent
     import dask
 
-    empty = distributed.LocalCluster(host="127.0.0.1", protocol="tcp", n_workers=0, processes=False,
-                                     dashboard_address=None)
+    empty = distributed.LocalCluster(host="127.0.0.1", protocol="tcp", n_workers=0, processes=False, **QUIET)
     with empty as cluster, dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         status = cli.main(["extract", "-q", "--engine", "dask", "--scheduler", cluster.scheduler_address, "-"])
     assert status == 1
