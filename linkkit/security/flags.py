@@ -91,6 +91,14 @@ _C0_OR_SPACE = "".join(chr(c) for c in range(0x21))
 _TAB_OR_NEWLINE = regex.compile(r"[\t\n\r]")
 _SCHEME = regex.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data"})
+# URL Standard 3.1: the special schemes, whose host the host parser percent-decodes, maps (UTS 46) and hands to the
+# IPv4 parser; any other scheme's host is an opaque host.
+SPECIAL_SCHEMES = frozenset({"file", "ftp", "http", "https", "ws", "wss"})
+# URL Standard 4.4, basic URL parser, for a special scheme but file: after "scheme:", two "/" or "\\" (special
+# authority slashes or relative slash state, with or without a base) and any more of them (special authority ignore
+# slashes state) open the authority, which ends at the first "/", "\\", "?" or "#" (authority state): what a browser
+# connects to in ``http:\\\\0x7f.1/``, ``http:///0x7f.1/`` and ``http://0x7f.1\\@evil.example/``.
+_BROWSER_AUTHORITY = re.compile(r"(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp]):[/\\]{2}[/\\]*+([^/\\?#]*)")
 _AUGMENTED_ONLY = frozenset({"Hanb", "Jpan", "Kore"})
 # The shape of nearly every URI, which no flag concerns (with an ASCII URI without "%" and without "xn--"):
 # "scheme://" and a host of ASCII letters, digits, "." and "-" with a letter that is no hex digit and no "x" (so no
@@ -124,9 +132,18 @@ def _flags(uri: str, context: Context) -> tuple[Flag, ...]:
     found: list[Flag] = []
     if context != "text":
         found.extend(_active_scheme(uri))
-    authority = split_match(uri).span(2)
-    if authority[0] >= 0:
-        found.extend(_authority_flags(uri, *authority))
+    parts = split_match(uri)
+    scheme = parts.group(1)
+    special = scheme is None or scheme.lower() in SPECIAL_SCHEMES
+    authority = parts.span(2)
+    if authority[0] < authority[1]:
+        found.extend(_authority_flags(uri, *authority, special=special))
+    browser = _BROWSER_AUTHORITY.match(uri) if special else None
+    if browser is not None and browser.span(1) != authority:
+        # a browser reads another authority than RFC 3986 appendix B: the host it connects to is judged too
+        start, end = browser.span(1)
+        judged = _authority_flags(uri, start, end) if authority[0] == authority[1] else _host_flags(uri, start, end)
+        found.extend(flag for flag in judged if flag not in found)
     if "%" in uri:
         found.extend(
             Flag("encoded-control", match.span(), "RFC 3986 7.2, 7.3: a percent-encoded control character (C0 or "
@@ -146,8 +163,9 @@ def _flags(uri: str, context: Context) -> tuple[Flag, ...]:
     return tuple(found)
 
 
-def _authority_flags(uri: str, start: int, end: int) -> list[Flag]:
-    """userinfo, password, deceptive-userinfo and the host's flags, for the authority ``uri[start:end]``."""
+def _authority_flags(uri: str, start: int, end: int, *, special: bool = True) -> list[Flag]:
+    """userinfo, password, deceptive-userinfo and the host's flags, for the authority ``uri[start:end]`` of a URI
+    whose scheme is *special* or not (URL Standard 3.1)."""
     authority = uri[start:end]
     found: list[Flag] = []
     at = authority.rfind("@")  # RFC 3986 3.2: the userinfo ends at the last "@" (as linkkit.parse splits it)
@@ -166,14 +184,23 @@ def _authority_flags(uri: str, start: int, end: int) -> list[Flag]:
             found.append(Flag("deceptive-userinfo", userinfo_span, "RFC 3986 7.6: the userinfo looks like a host "
                               'name or URL, but the host is what follows the "@"', lookalike))
         host_start = start + at + 1
+    found.extend(_host_flags(uri, host_start, end, special=special))
+    return found
+
+
+def _host_flags(uri: str, start: int, end: int, *, special: bool = True) -> list[Flag]:
+    """rare-ip-form, mixed-script and confusable for the host of the authority ``uri[start:end]`` (after its last
+    "@"), of a URI whose scheme is *special* or not (URL Standard 3.1)."""
+    host_start = uri.rfind("@", start, end) + 1 or start
     hostport = uri[host_start:end]
+    found: list[Flag] = []
     if hostport.startswith("["):
         return found  # an IP-literal (RFC 3986 3.2.2): no label, no number form
     colon = hostport.find(":")
     host = hostport if colon < 0 else hostport[:colon]
     if not host:
         return found
-    reading = read_ipv4(host)
+    reading = read_ipv4(host, special=special)
     if reading is not None:
         readers = " and ".join(reading.readers)
         found.append(Flag("rare-ip-form", (host_start, host_start + len(host)), f"RFC 3986 7.4: {readers} read this "

@@ -174,9 +174,11 @@ class Reading(NamedTuple):
     readers: tuple[str, ...]  # "inet_aton", "WHATWG"
 
 
-def read_ipv4(host: str) -> Reading | None:
+def read_ipv4(host: str, *, special: bool = True) -> Reading | None:
     """The address a client reads *host* (as written in a URI) as, when that is no dotted-decimal IPv4address
     (RFC 3986 7.4, "rare IP address formats"); None for a dotted-decimal address or a host that is no address.
+    *special* says whether the URL's scheme is special (URL Standard 3.1: the host of any other scheme is an opaque
+    host, never percent-decoded, mapped nor handed to the IPv4 parser, so only ``inet_aton`` reads it).
 
     >>> read_ipv4("0x7f.1")
     Reading(address='127.0.0.1', readers=('inet_aton', 'WHATWG'))
@@ -192,7 +194,7 @@ def read_ipv4(host: str) -> Reading | None:
             readings.setdefault(aton, []).append("inet_aton")
     elif host.isascii() and "%" not in host:
         return None  # letters other than hex digits and "x": no reading takes it
-    mapped = whatwg_host(host)
+    mapped = whatwg_host(host) if special else None
     if mapped and ends_in_number(mapped):
         address = whatwg_ipv4(mapped)
         if address is not None:
