@@ -216,9 +216,29 @@ def _mailto_key(text: str) -> Hashable | None:
     return tuple(recipients), tuple(fields)
 
 
+def _gopher_key(text: str) -> Hashable:
+    """The normalized "gopher" URI *text* with an empty gopher-path read as the type "1" it defaults to (RFC 1738
+    3.4.1, RFC 4266 2.1): "gopher://h/" and "gopher://h/1" name the same menu, the empty selector's."""
+    scheme, authority, path, query, fragment = _match_appendix_b(text).groups()  # type: ignore[union-attr]
+    return recompose(scheme, authority, "/1" if path == "/" and query is None else path, query, fragment)
+
+
+def _ftp_key(text: str) -> Hashable:
+    """The normalized "ftp" URI *text* with its typecode lower-cased: ``ftptype = "A" | "I" | "D" | "a" | "i" | "d"``
+    (RFC 1738 5) gives each code in either case the one meaning of 3.2.2. The typecode ends the url-path, whose
+    fsegments may hold "?" (RFC 1738 5): after a query there is none."""
+    scheme, authority, path, query, fragment = _match_appendix_b(text).groups()  # type: ignore[union-attr]
+    head, semicolon, typecode = path.rpartition(";type=")
+    if semicolon and query is None and typecode in ("A", "I", "D"):
+        path = head + semicolon + typecode.lower()
+    return recompose(scheme, authority, path, query, fragment)
+
+
 # The schemes whose own specification compares their URIs by more than the ladder's normal form: the key each compares
 # (None for a URI its grammar refuses, which the ladder compares as any other).
-_COMPARISON_KEYS: dict[str, Callable[[str], Hashable | None]] = {"tel": _tel_key, "mailto": _mailto_key}
+_COMPARISON_KEYS: dict[str, Callable[[str], Hashable | None]] = {
+    "tel": _tel_key, "mailto": _mailto_key, "gopher": _gopher_key, "ftp": _ftp_key,
+}
 
 
 def _text(uri: str | URIReference) -> str:

@@ -146,10 +146,12 @@ def test_equivalent_compares_along_the_ladder(a: str, b: str, same: bool) -> Non
 
 
 @pytest.mark.parametrize(
-    ("a", "b", "same"), load_table("uri/tel_equivalence.txt") + load_table("uri/mailto_equivalence.txt")
+    ("a", "b", "same"),
+    load_table("uri/tel_equivalence.txt") + load_table("uri/mailto_equivalence.txt")
+    + load_table("uri/rfc1738_equivalence.txt"),
 )
-def test_tel_and_mailto_uris_compare_by_their_own_rfcs(a: str, b: str, same: str) -> None:
-    # RFC 3966 4 for "tel", RFC 6068 2 for "mailto"
+def test_tel_mailto_gopher_and_ftp_uris_compare_by_their_own_rfcs(a: str, b: str, same: str) -> None:
+    # RFC 3966 4 for "tel", RFC 6068 2 for "mailto", RFC 1738 3.4.1 and 5 for "gopher" and "ftp"
     assert linkkit.equivalent(a, b) is (same == "same")
     assert linkkit.equivalent(b, a) is (same == "same")
     assert linkkit.normalize(a) == linkkit.normalize(linkkit.normalize(a))  # the normal form is still the ladder's
