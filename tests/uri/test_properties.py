@@ -296,6 +296,8 @@ _RELATED = [
     "tel:+12015550123;EXT=1", "tel:+12015550123#f", "tel:7042;phone-context=example.com",
     "tel:70-42;phone-context=EXAMPLE.com", "tel:7042", "tel:70-42",
     "tag:example.com,2005:%7E", "TAG:example.com,2005:%7E", "tag:example.com,2005:~", "tag:example.com,2005:%7e",
+    "gopher://h/", "gopher://h/1", "GOPHER://h:70", "gopher://h/0", "gopher://h/?1",
+    "ftp://h/a;type=A", "ftp://h/a;type=a", "FTP://h:21/a;type=%41", "ftp://h/a", "ftp://h/a;type=A?",
 ]
 
 
