@@ -163,8 +163,9 @@ def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
 
     Two references whose normal forms are valid URNs are compared by the lexical equivalence of RFC 8141 3.1
     instead (components ignored), two valid "tel" URIs by RFC 3966 4 (visual separators and the order and case of
-    parameters ignored), two "mailto" URIs by their recipients wherever written (RFC 6068 2). Both are normalized
-    first, so that the relation is transitive: "URN:AB:x%", which the ladder makes the URN "urn:ab:x%25", is
+    parameters ignored), two "mailto" URIs by their recipients wherever written (RFC 6068 2), gopher and ftp URIs
+    with the defaults and cases RFC 1738 gives (3.4.1, 5). Both are normalized first, so that the relation is
+    transitive: "URN:AB:x%", which the ladder makes the URN "urn:ab:x%25", is
     equivalent to every URN that one is equivalent to.
     """
     na, nb = normalize(_text(a)), normalize(_text(b))
