@@ -22,6 +22,7 @@ import itertools
 import os
 import re
 from collections.abc import Iterable, Iterator
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -62,6 +63,8 @@ class Message:
             return self.record
         if self.from_line is None:
             return data if self.compression is None else _compressed(data, self.compression)
+        if self.from_line.endswith(b"\r"):  # an mbox of bare CR lines: its From lines escaped where a CR ends a line
+            return self.from_line + _FROM.sub(rb">\1", data.replace(b"\r", b"\n")).replace(b"\n", b"\r") + self.trailer
         return self.from_line + _FROM.sub(rb">\1", data) + self.trailer
 
 
@@ -236,6 +239,15 @@ def _mbox(lines: Iterable[bytes], path: str | None, dated: bool) -> Iterator[Mes
         yield _message(record, index, start, path)
 
 
+def _with_bare_crs(message: Message) -> Message:
+    """*message*, read from an mbox whose lines all end in a bare CR (a classic Mac OS mailbox) with those as LFs
+    (one byte for one: the offsets hold), with its CRs again: the mailbox was one record, its messages' data empty."""
+    return dataclasses.replace(message, data=message.data.replace(b"\n", b"\r"),
+                               record=message.record.replace(b"\n", b"\r"),
+                               from_line=(message.from_line or b"").replace(b"\n", b"\r"),
+                               trailer=message.trailer.replace(b"\n", b"\r"))
+
+
 def _too_large(path: str | None, index: int, offset: int) -> MailError:
     """The error of a message longer than HELD_LIMIT bytes, naming the mailbox, the message and its offset: a
     message is held whole, so reading stops there (a compressed mailbox may decompress to gigabytes)."""
@@ -330,6 +342,10 @@ def _file_messages(file: IO[bytes], path: str | None, head: bytes = b"") -> Iter
     if not first:
         return
     if is_mbox(first):
+        if b"\n" not in first and b"\r" in first and next(lines, None) is None:  # all of it, its lines ending in CR
+            yield from map(_with_bare_crs, _mbox(io.BytesIO(first.replace(b"\r", b"\n")), path,
+                                                 dated=_FROM_LINE.match(first) is not None))
+            return
         yield from _mbox(_chain(first, lines), path, dated=_FROM_LINE.match(first) is not None)
         return
     held = [first]

@@ -52,6 +52,16 @@ def test_mbox_record_with_new_data_is_escaped_again() -> None:
                    b">>From older ARCHIVES\n>not a From line\n\n")
 
 
+def test_a_message_of_an_mbox_of_bare_cr_lines_is_escaped_again_where_a_cr_ends_a_line() -> None:
+    # RFC 4155 appendix A (mboxrd) on a classic Mac OS mailbox: a line starts after a CR
+    mbox = (b"From a@example.org Mon Nov 16 09:00:00 2026\rSubject: a\r\r>From here\r\r"
+            b"From b@example.org Tue Nov 17 10:00:00 2026\rSubject: b\r\rb\r")
+    first, second = mail.messages(io.BytesIO(mbox))
+    assert first.replaced(first.data) + second.record == mbox
+    assert first.replaced(first.data + b"From there\r") == (b"From a@example.org Mon Nov 16 09:00:00 2026\r"
+                                                           b"Subject: a\r\r>From here\r>From there\r\r")
+
+
 def test_an_mboxcl2_message_rewritten_is_escaped_and_read_back_by_its_separators() -> None:
     body = b"Quoted:\n\nFrom c@example.org Mon Nov 16 09:00:00 2026\nhttp://c.example/\n"
     box = (b"From a@example.org Mon Nov 16 09:00:00 2026\nContent-Length: %d\n\n" % len(body) + body + b"\n"
