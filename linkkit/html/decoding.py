@@ -4,6 +4,7 @@ the tokenizer and the rewriter work on text and still point into the original by
 from __future__ import annotations
 
 import codecs
+import functools
 import itertools
 
 from .. import whatwg
@@ -137,6 +138,33 @@ def _decoded(data: bytes, codec: str) -> tuple[str, list[int]]:
             step *= 2
     starts.append(len(data))
     return "".join(text), starts
+
+
+def decoded_text(data: bytes, codec: str) -> str | None:
+    """The text :func:`_decoded` gives for *data*, when it can be had without the offsets: a windows-* codec's, or
+    bytes that *codec* reads without error (Shift_JIS as cp932, when none of them reads otherwise, see
+    _as_shift_jis); else None."""
+    table = WHATWG_TABLES.get(codec)
+    if table is not None:
+        return codecs.charmap_decode(data, "replace", table)[0]
+    if not _replaces(codec):
+        return None
+    try:
+        text = data.decode("cp932" if codec == "shift_jis" else codec)
+    except (ValueError, LookupError):  # UnicodeError, and codecs such as idna that raise otherwise
+        return None
+    return None if codec == "shift_jis" and not _CP932_ONLY.isdisjoint(text) else text
+
+
+@functools.lru_cache(maxsize=64)
+def _replaces(codec: str) -> bool:
+    """Whether *codec*'s incremental decoder takes the "replace" handler, so that :func:`_decoded` reads valid bytes
+    as the codec does (idna's allows "strict" only: _decoded reads its every byte as U+FFFD)."""
+    try:
+        codecs.getincrementaldecoder(codec)("replace").decode(b"\xff", True)
+    except (ValueError, LookupError):
+        return False
+    return True
 
 
 def _decoded_at_once(chunk: bytes, codec: str) -> tuple[str, list[int], int] | None:

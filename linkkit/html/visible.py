@@ -24,8 +24,10 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
+from .decoding import decoded_text
 from .tokenizer import (
     _MARKUP,
+    _SURROGATES,
     _RAW_TEXT_END,
     CDATA_TEXT,
     FOREIGN_TEXT,
@@ -162,21 +164,20 @@ def visible_runs(
                 yield match.start() + data_start, match.start() + data_end, HIDDEN, None
 
 
-# The offsets of a run of text that _utf8_text read without them, taken by text_found only for a run that holds a
+# The offsets of a run of text that _run_text read without them, taken by text_found only for a run that holds a
 # reference: most runs of a page hold none.
 _LATER: list[int] = []
 
 
-def _utf8_text(view: str, start: int, end: int) -> tuple[str, list[int] | None]:
-    """The text of a run of the bytes of a UTF-8 document, read as :func:`_decode` reads it in text (CR, references
-    and invalid bytes too), but for the offsets of a run of valid non-ASCII UTF-8 without references or CR: _LATER."""
+def _run_text(view: str, start: int, end: int, codec: str | None) -> tuple[str, list[int] | None]:
+    """The text of a run of visible text and its offsets, as :func:`_decode` reads it in text; but for a run of bytes
+    in *codec* that it decodes without error, outside ASCII, without references or CR: its text and _LATER."""
     source = view[start:end]
-    if source.isascii() or "&" in source or "\r" in source:
-        return _decode(view, start, end, "utf-8", True, in_text=True)
-    try:
-        text = source.encode("latin-1").decode("utf-8")
-    except UnicodeDecodeError:
-        return _decode(view, start, end, "utf-8", True, in_text=True)
+    if codec is None or source.isascii() or "&" in source or "\r" in source:
+        return _decode(view, start, end, codec, True, in_text=True)
+    text = decoded_text(source.encode("latin-1"), codec)
+    if text is None or _SURROGATES.search(text):
+        return _decode(view, start, end, codec, True, in_text=True)
     return text.replace("\0", "\ufffd"), _LATER
 
 
@@ -205,9 +206,7 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
     scanned = 0
     for start, end, written, quote in visible_runs(view, anchors=anchors, hidden=hidden, cdata=cdata):
         if written == ESCAPED:  # text and RCDATA
-            text, offsets = _utf8_text(view, start, end) if codec == "utf-8" else _decode(
-                view, start, end, codec, True, in_text=True
-            )
+            text, offsets = _run_text(view, start, end, codec)
         else:
             if written == DOCUMENT:
                 if documents:
@@ -225,7 +224,7 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
 
     def run(offset: int, *, is_end: bool) -> tuple[int, list[int] | None, int, int, str, str | None]:
         index = bisect.bisect_right(keys, offset - 1 if is_end else offset) - 1
-        if runs[index][1] is _LATER:  # a UTF-8 run read without its offsets: a reference lies in it
+        if runs[index][1] is _LATER:  # a run read without its offsets: a reference lies in it
             at, _, start, end, written, quote = runs[index]
             runs[index] = (at, _decode(view, start, end, codec, True, in_text=True)[1], start, end, written, quote)
         return runs[index]

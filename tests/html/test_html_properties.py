@@ -7,6 +7,7 @@ import codecs
 import encodings
 import encodings.aliases
 import pkgutil
+import random
 import re
 from unittest import mock
 from urllib.parse import unquote
@@ -16,6 +17,8 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from linkkit.html import absolutize, base, links, rewrite, tokenizer
+from linkkit.html.decoding import OWN_CODECS, _decoded, decoded_text
+from linkkit.html.encoding import _is_ascii_compatible
 from linkkit.uri.charset import SCHEME
 from linkkit.uri.model import URIReference, split
 from linkkit.uri.resolution import Base, resolve
@@ -220,6 +223,34 @@ OTHER_CODECS = [name for name in CODECS if not codecs.lookup(name)._is_text_enco
 MALFORMED_ENCODED_INPUTS = [
     b"\xff\xfe<", b"\xc3\xa9<a href=x>y</a>", b"\x1b$B<a href=x>", b"~{<a href=x>", b"+<a href=x>",
 ]
+
+
+# The visible text reads a run that holds no reference without its offsets: its text must be the text read with
+# them, in every codec whose bytes are tokenized as they are (idna's decoder allows no "replace": never so read).
+SAMPLE_CHARACTERS = "aZ09 <>&;:/\x00é€日本語①〜ÄЖ中文한국어\u00a0\u3000！\u2225"
+
+
+def _encoding(text: str, codec: str) -> bytes:
+    """*text* in *codec*, or nothing where the codec cannot write it (idna takes no error handler)."""
+    try:
+        return text.encode(codec)
+    except UnicodeError:
+        return b""
+
+
+@pytest.mark.parametrize("codec", sorted(c for c in {*TEXT_CODECS, *OWN_CODECS} if _is_ascii_compatible(c)))
+def test_text_decoded_without_offsets_is_the_text_decoded_with_them(codec: str) -> None:
+    rng = random.Random(codec)
+    characters = [c for c in SAMPLE_CHARACTERS if _encoding(c, codec)]
+    for _ in range(100):
+        data = _encoding("".join(rng.choices(characters, k=rng.randint(1, 20))), codec) or rng.randbytes(8)
+        if rng.random() < 0.3:  # a byte out of place, or bytes at random
+            at = rng.randrange(len(data))
+            data = data[:at] + bytes([rng.randrange(128, 256)]) + data[at + 1 :]
+        elif rng.random() < 0.3:
+            data = rng.randbytes(rng.randint(1, 12))
+        text = decoded_text(data, codec)
+        assert text is None or text == _decoded(data, codec)[0], data
 
 
 def test_the_codec_lists_hold_what_the_issue_names() -> None:
