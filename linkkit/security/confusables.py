@@ -3,8 +3,9 @@
 Browsers decide label by label whether to show a host in Unicode or as ``xn--`` (Chromium's IDN spoof checker,
 Firefox's ``network.IDN.restriction_profile``); linkkit reads each label the same way:
 
-- *mixed-script* (TR39 5.1): the label's resolved script set, the intersection of its characters' augmented
-  Script_Extensions sets, is empty (``pаypal`` with a Cyrillic ``а``: Latin and Cyrillic);
+- *mixed-script* (TR39 5.1, 5.2): the label's resolved script set, the intersection of its characters' augmented
+  Script_Extensions sets, is empty (``pаypal`` with a Cyrillic ``а``: Latin and Cyrillic), and no Highly Restrictive
+  set covers it (Latin with Han and kana, Han and Bopomofo, or Han and Hangul: ``Tシャツ``, which browsers show);
 - *confusable* (TR39 4): the label's skeleton equals the skeleton of a different all-ASCII label (``раураl``,
   all Cyrillic but the ``l``, and the whole-script ``ѕсоре`` both look like ASCII labels).
 
@@ -72,6 +73,20 @@ def resolved_scripts(label: str) -> frozenset[str]:
         if not result:
             break
     return result
+
+
+# TR39 5.2, Highly Restrictive: besides single-script strings, those "covered by" Latin + Han + Hiragana + Katakana,
+# Latin + Han + Bopomofo or Latin + Han + Hangul; with the augmented sets, Latin and Jpan, Hanb or Kore.
+_HIGHLY_RESTRICTIVE_COVERS = (frozenset({"Latn", "Jpan"}), frozenset({"Latn", "Hanb"}), frozenset({"Latn", "Kore"}))
+
+
+def highly_restrictive(label: str) -> bool:
+    """TR39 5.2: whether *label* is single-script (a non-empty resolved script set) or covered by one of the
+    Highly Restrictive script sets (Latin with Japanese, Chinese or Korean): what browsers show in Unicode."""
+    if resolved_scripts(label):
+        return True
+    sets = [scripts for scripts in map(augmented_scripts, label) if scripts is not ALL]
+    return any(all(scripts & cover for scripts in sets) for cover in _HIGHLY_RESTRICTIVE_COVERS)
 
 
 @cache

@@ -17,7 +17,8 @@ string: whatever the scanner, the HTML reader or a mail part hands it is judged,
 ``deceptive-userinfo`` RFC 3986 7.6: the userinfo looks like a host name or a URL (``www.example.com@evil``)
 ``rare-ip-form``       RFC 3986 7.4: inet_aton or the WHATWG IPv4 parser reads the host as an address though it is
                        no dotted-decimal IPv4address (``0x7f.1``, ``2130706433``, ``127.1``); ``detail`` is it
-``mixed-script``       UTS #39 5.1: a host label mixes scripts (``pаypal`` with a Cyrillic ``а``)
+``mixed-script``       UTS #39 5.1, 5.2: a host label mixes scripts beyond what the Highly Restrictive level allows
+                       (``pаypal`` with a Cyrillic ``а``; not Latin with Han, kana or Hangul)
 ``confusable``         UTS #39 4: a host label's skeleton equals that of an ASCII label, ``detail``
 ``invisible``          UTS #39 / UAX #9: a default-ignorable or bidirectional control character anywhere
 ``encoded-control``    RFC 3986 7.2, 7.3: ``%00``-``%1F`` or ``%7F`` (``%0d%0a`` splits a header when decoded)
@@ -37,7 +38,7 @@ import regex
 from ..uri.model import IPV4ADDRESS, HostKind, host_kind, split_match
 from ..uri.percent import percent_decode
 from ..uri.validation import is_valid
-from .confusables import ALL, LABEL_SEPARATORS, ascii_lookalike, augmented_scripts, labels, resolved_scripts
+from .confusables import ALL, LABEL_SEPARATORS, ascii_lookalike, augmented_scripts, highly_restrictive, labels
 from .ipv4 import inet_aton, read_ipv4
 
 FlagName = Literal[
@@ -289,14 +290,15 @@ def _label_flags(host: str, host_start: int) -> list[Flag]:
         host, whole = decoded, (host_start, host_start + len(host))
     for label in labels(host):
         span = whole or (host_start + label.start, host_start + label.end)
-        if not resolved_scripts(label.unicode):
+        if not highly_restrictive(label.unicode):
             scripts: set[str] = set()
             for character in label.unicode:
                 sets = augmented_scripts(character)
                 if sets is not ALL:
                     scripts.update(sets - _AUGMENTED_ONLY)
-            found.append(Flag("mixed-script", span, f"UTS #39 5.1: the host label {label.unicode!r} mixes scripts "
-                              "(its resolved script set is empty), as a homograph does", " ".join(sorted(scripts))))
+            found.append(Flag("mixed-script", span, f"UTS #39 5.1, 5.2: the host label {label.unicode!r} mixes "
+                              "scripts beyond the Highly Restrictive level (Latin with Japanese, Chinese or Korean), "
+                              "as a homograph does", " ".join(sorted(scripts))))
         lookalike = ascii_lookalike(label.unicode)
         if lookalike is not None:
             found.append(Flag("confusable", span, f"UTS #39 4: the host label {label.unicode!r} has the skeleton of "
