@@ -268,12 +268,10 @@ def _check_batch(args: argparse.Namespace, parser: argparse.ArgumentParser) -> N
         except ImportError:
             parser.error("--engine dask needs Dask: pip install 'linkkit[dask]'")
     if args.scheduler is not None:
-        from distributed.comm.addressing import get_address_host_port
+        from .batch.drivers import unusable_scheduler
 
-        try:  # a scheduler another process reaches has a host and a port (tcp://HOST:8786, tls://...)
-            get_address_host_port(args.scheduler)
-        except ValueError as error:
-            parser.error(f"--scheduler {args.scheduler}: {error}")
+        if (reason := unusable_scheduler(args.scheduler)) is not None:
+            parser.error(f"--scheduler {args.scheduler}: {reason}")
 
 
 # -- extract -----------------------------------------------------------------------------------------------------

@@ -281,6 +281,22 @@ def _stop(workers: list[_Worker], finished: bool) -> None:
         worker.process.join()
 
 
+def unusable_scheduler(address: str) -> str | None:
+    """Why this client cannot reach a Dask scheduler at *address*, told before trying (each ended in a traceback),
+    or None: one another process reaches has a host and a port (``tcp://HOST:8786``), and a ``tls://`` one needs
+    the client's certificates in Dask's configuration."""
+    from distributed.comm.addressing import get_address_host_port
+    from distributed.security import Security
+
+    try:
+        get_address_host_port(address)
+    except ValueError as error:
+        return str(error)
+    if address.startswith("tls://") and Security().get_connection_args("client")["ssl_context"] is None:
+        return "TLS needs the client's certificates in Dask's configuration (distributed.comm.tls)"
+    return None
+
+
 def run_dask(function: ChunkFunction[Result], documents: Iterable[Document], *, scheduler: str | None, jobs: int,
              ) -> Iterator[Result]:
     """*function* over chunks of *documents* on a Dask cluster: the one at *scheduler* (``tcp://host:8786``), or a

@@ -169,3 +169,12 @@ def test_a_local_cluster_whose_reader_goes_away_ends_quietly(tmp_path: Path) -> 
         assert run.stdout.readline() == b"http://h.example/0\n"
         run.stdout.close()
         assert (run.stderr.read(), run.wait(timeout=60)) == (b"", 141)
+
+
+def test_a_tls_scheduler_without_certificates_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    # Dask's TypeError ("TLS expects a `ssl_context` argument of type ssl.SSLContext") ended the run in a traceback
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["extract", "--engine", "dask", "--scheduler", "tls://127.0.0.1:1", "-"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.endswith("error: --scheduler tls://127.0.0.1:1: TLS needs the client's "
+                                            "certificates in Dask's configuration (distributed.comm.tls)\n")
