@@ -170,15 +170,17 @@ _LATER: list[int] = []
 
 
 def _run_text(view: str, start: int, end: int, codec: str | None) -> tuple[str, list[int] | None]:
-    """The text of a run of visible text and its offsets, as :func:`_decode` reads it in text; but for a run of bytes
-    in *codec* that it decodes without error, outside ASCII, without references or CR: its text and _LATER."""
+    """The text of a run of visible text and its offsets, as :func:`_decode` reads it in text; but for a run without
+    references whose offsets are no mere count (it holds a CR, or bytes *codec* decodes without error outside
+    ASCII): its text and _LATER."""
     source = view[start:end]
-    if codec is None or source.isascii() or "&" in source or "\r" in source:
+    if "&" in source or ("\r" not in source and (codec is None or source.isascii())):
         return _decode(view, start, end, codec, True, in_text=True)
-    text = decoded_text(source.encode("latin-1"), codec)
+    text = source if codec is None or source.isascii() else decoded_text(source.encode("latin-1"), codec)
     if text is None or _SURROGATES.search(text):
         return _decode(view, start, end, codec, True, in_text=True)
-    return text.replace("\0", "\ufffd"), _LATER
+    # 13.2.3.5 preprocessing, as _decode does it: CR LF and a lone CR are LF
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd"), _LATER
 
 
 class TextFound(NamedTuple):
