@@ -95,13 +95,15 @@ ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data"})
 # URL Standard 3.1: the special schemes, whose host the host parser percent-decodes, maps (UTS 46) and hands to the
 # IPv4 parser; any other scheme's host is an opaque host.
 SPECIAL_SCHEMES = frozenset({"file", "ftp", "http", "https", "ws", "wss"})
-# URL Standard 4.4, basic URL parser, for a special scheme but file (or none, a reference against a web page's
-# base): after "scheme:", two "/" or "\\" (special authority slashes or relative slash state, with or without a
-# base) and any more of them (special authority ignore slashes state) open the authority, which ends at the first
-# "/", "\\", "?" or "#" (authority state): what a browser connects to in ``http:\\\\0x7f.1/``, ``/\\0x7f.1/``,
-# ``http:///0x7f.1/`` and ``http://0x7f.1\\@evil.example/``.
+# URL Standard 4.4, basic URL parser: what a browser connects to. After a special scheme but file, any run of "/"
+# and "\\" opens the authority (special authority slashes, special authority ignore slashes states), none or one
+# too, as read without a base or against one of another scheme (a mail link, an https page's ``http:0x7f.1``); a
+# reference without a scheme opens it with two, as "//" does against a web page's base (relative slash state); file
+# with exactly two (file slash, file host states). The authority ends at the first "/", "\\", "?" or "#":
+# ``http:\\\\0x7f.1/``, ``/\\0x7f.1/``, ``http:///0x7f.1/``, ``http://0x7f.1\\@evil.example/`` all reach 127.0.0.1.
 _BROWSER_AUTHORITY = re.compile(
-    r"(?:(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp]):)?[/\\]{2}[/\\]*+([^/\\?#]*)"
+    r"(?:(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp]):[/\\]*+|[/\\]{2}[/\\]*+|[Ff][Ii][Ll][Ee]:[/\\]{2})"
+    r"([^/\\?#]*)"
 )
 _AUGMENTED_ONLY = frozenset({"Hanb", "Jpan", "Kore"})
 # The shape of nearly every URI, which no flag concerns (with an ASCII URI without "%" and without "xn--"):
