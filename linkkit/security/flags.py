@@ -187,8 +187,8 @@ def _authority_flags(uri: str, start: int, end: int, *, special: bool = True) ->
                               "userinfo is deprecated: the password travels and is stored in clear text"))
         lookalike = _host_or_url_like(userinfo)
         if lookalike is not None:
-            found.append(Flag("deceptive-userinfo", userinfo_span, "RFC 3986 7.6: the userinfo looks like a host "
-                              'name or URL, but the host is what follows the "@"', lookalike))
+            found.append(Flag("deceptive-userinfo", userinfo_span, _DIFFERENT_HOSTS if special and "\\" in userinfo
+                              else _DECEPTIVE, lookalike))
         host_start = start + at + 1
     found.extend(_host_flags(uri, host_start, end, special=special))
     return found
@@ -215,6 +215,12 @@ def _host_flags(uri: str, start: int, end: int, *, special: bool = True) -> list
     if not host.isascii() or "xn--" in host.lower() or "%" in host:
         found.extend(_label_flags(host, host_start))
     return found
+
+
+_DECEPTIVE = 'RFC 3986 7.6: the userinfo looks like a host name or URL, but the host is what follows the "@"'
+# URL Standard 4.4: after a special scheme "\\" ends the authority as "/" does, so that the two readers part ways.
+_DIFFERENT_HOSTS = ('RFC 3986 7.6, URL Standard 4.4: the userinfo looks like a host name or URL; a browser reads its '
+                    '"\\" as "/" and connects to the host before it, an RFC 3986 parser to the host after the "@"')
 
 
 def _host_or_url_like(userinfo: str) -> str | None:

@@ -123,6 +123,24 @@ def test_active_scheme_is_judged_for_html_and_mail_links_only() -> None:
         flags(b"http://a/")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize(
+    ("uri", "browser_host"),
+    [
+        ("http://bank.example\\@evil.example/", True),
+        ("HTTPS://user:pw@bank.example\\@evil.example/", True),
+        ("http://bank.example%5C@evil.example/", False),  # "%5C" is no "\\" to a browser
+        ("foo://bank.example\\@evil.example/", False),  # nor is "\\" after a non-special scheme
+        ("http://bank.example@evil.example/", False),
+    ],
+)
+def test_deceptive_userinfo_says_which_host_a_browser_reaches(uri: str, browser_host: bool) -> None:
+    """RFC 3986 7.6, URL Standard 4.4: where "\\" ends the authority for a browser, the reason says the readers
+    reach different hosts instead of "the host is what follows the @"."""
+    (flag,) = [flag for flag in flags(uri, context="html") if flag.name == "deceptive-userinfo"]
+    assert ("connects to the host before it" in flag.reason) is browser_host
+    assert ('the host is what follows the "@"' in flag.reason) is not browser_host
+
+
 def test_flag_is_a_value() -> None:
     flag = flags("http://0x7f.1/")[0]
     assert flag == Flag("rare-ip-form", (7, 13), flag.reason, "127.0.0.1")
