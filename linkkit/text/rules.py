@@ -42,6 +42,21 @@ WORD_INNER_MARKS: dict[str, tuple[str, str]] = {
 # PUNCTUATION GERESH ('ג׳ורג׳').
 LETTER_PUNCTUATION = "\u055b\u055c\u055e\u05f3"
 
+
+def _word_inner_items(gap: str = "") -> str:
+    """WORD_INNER_MARKS as alternatives of a pattern, one for the marks that join the same letters, each mark between
+    two of them and *gap* (whitespace that is ignored)."""
+    by_letters: dict[str, str] = {}
+    for mark, (letters, _) in WORD_INNER_MARKS.items():
+        by_letters[letters] = by_letters.get(letters, "") + mark
+    return "|".join(
+        rf"[{marks}](?<=[{letters}\p{{M}}]{gap}.)(?={gap}[{letters}])" for letters, marks in by_letters.items()
+    )
+
+
+# WORD_INNER_MARKS as a pattern: each mark between the letters it joins.
+WORD_INNER = _word_inner_items()
+
 # RFC 3987 2.2 (ucschar): non-ASCII letters, marks, digits and symbols ("http://🍄.example/", "/¢/") belong to
 # an IRI and are kept as written, as are ZERO WIDTH (NON-)JOINER, which Indic words and emoji sequences need, and the
 # punctuation of words above.  Unicode punctuation, spaces and controls ("。，、）」…", NO-BREAK SPACE) end a reference
@@ -49,21 +64,10 @@ LETTER_PUNCTUATION = "\u055b\u055c\u055e\u05f3"
 # bidirectional controls of RFC 3987 4.1), the full-width forms of ASCII symbols ("｜", "＜", "＝", U+FF01-FF64), which
 # CJK prose uses as punctuation -- their full-width letters and digits stay -- and MIDLINE HORIZONTAL ELLIPSIS
 # (U+22EF), a math symbol that Chinese prose writes for its centred ellipsis ("⋯⋯").
-def _word_inner_items() -> str:
-    """WORD_INNER_MARKS as alternatives of a pattern: one for the marks that join the same letters."""
-    by_letters: dict[str, str] = {}
-    for mark, (letters, _) in WORD_INNER_MARKS.items():
-        by_letters[letters] = by_letters.get(letters, "") + mark
-    return "|".join(rf"[{marks}](?<=[{letters}\p{{M}}].)(?=[{letters}])" for letters, marks in by_letters.items())
-
-
-# WORD_INNER_MARKS as a pattern: each mark between the letters it joins.
-WORD_INNER = _word_inner_items()
-
-IRI_CHARACTERS = (
-    rf"[^\x00-\x7f\p{{P}}\p{{Z}}\p{{C}}\uff01-\uff64\u22ef]|[\p{{L}}\p{{N}}\u200c\u200d{LETTER_PUNCTUATION}]|"
-    + WORD_INNER
-)
+_IRI_OTHERS = rf"[^\x00-\x7f\p{{P}}\p{{Z}}\p{{C}}\uff01-\uff64\u22ef]|[\p{{L}}\p{{N}}\u200c\u200d{LETTER_PUNCTUATION}]"
+IRI_CHARACTERS = _IRI_OTHERS + "|" + WORD_INNER
+# Inside <...>, whose whitespace is ignored (rule 3), the letters that a mark joins may stand across whitespace.
+ANGLE_IRI_CHARACTERS = _IRI_OTHERS + "|" + _word_inner_items(rf"\s{{0,{MAX_WRAP}}}")
 
 # Unicode's White_Space, the regex package's "\s", as the items of a character class (runs of code points as ranges:
 # fewer items to test): what wraps a reference inside <...> and ends a bare one.  The standard library's engine

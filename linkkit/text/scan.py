@@ -30,6 +30,7 @@ from ..uri.percent import percent_encode
 from ..uri.schemes import KNOWN_SCHEMES, SCHEMES
 from .reference import _NEW, _SET_FIELDS, Delimiter, Kind, Reference
 from .rules import (
+    ANGLE_IRI_CHARACTERS,
     BIDI_CONTROLS,
     CJK_LETTERS,
     CLOSING,
@@ -150,7 +151,8 @@ _QUOTED_RUN = _Pattern(
 # Inside <...>: the same, closing brackets too, and whitespace, which is ignored (RFC 2396 appendix E), and a
 # typesetter's hyphen at a line break (RFC 2396 appendix E: a line break after a hyphen).
 _ANGLE_RUN = _Pattern(
-    "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + f"[{INVISIBLE}]|" + IRI_CHARACTERS + "|" + _class(_TYPESET_HYPHENS)
+    "(?:" + _class(URI_CHARS, plus=r"\s") + "++|" + f"[{INVISIBLE}]|" + ANGLE_IRI_CHARACTERS + "|"
+    + _class(_TYPESET_HYPHENS)
     + _BEFORE_LINE_BREAK + f"){{0,{_RUN_ITEMS}}}+"
 )
 # The trailing run that ends no bare reference: prose punctuation and emoji (RFC 3986 appendix C; rules.TRAILING_EMOJI).
@@ -160,10 +162,6 @@ _PROSE_RUN_BACK = _Pattern("(?r)(?:" + _class("".join(PROSE_PUNCTUATION)) + "|" 
 _EMOJI_CHAR = _Pattern(
     r"[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f\u200d\U000e0020-\U000e007f\U0001f1e6-\U0001f1ff]"
 )
-# Emoji that make up a whole path segment, query value or fragment stay ("https://y.example/🍕🍕", "?q=😀"): what
-# precedes them names nothing without them.
-_EMOJI_RUN = _Pattern(f"(?:{TRAILING_EMOJI})+")
-_EMOJI_COMPONENT_AFTER = frozenset("/=#")  # not "?": "did you see http://example.org/a?😀" asks
 
 # --- walking back ----------------------------------------------------------------------------------------------
 
@@ -573,9 +571,6 @@ def _trimmed_end(text: str, start: int, end: int, wraps: list[tuple[int, int]]) 
     while punctuation is not None:
         end = punctuation.start()
         if not wraps or end > wraps[-1][1]:
-            if text[end - 1] in _EMOJI_COMPONENT_AFTER:
-                emoji = _EMOJI_RUN.match(text, end, punctuation.end())
-                end = end if emoji is None else emoji.end()
             break
         end = wraps.pop()[0]  # the continuation was punctuation only: the hyphen ends the reference
         punctuation = _PROSE_RUN_BACK.match(text, start, end)

@@ -27,6 +27,9 @@ REFERENCES = [
     "HTTP://EXAMPLE.ORG/A-B", "urn:isbn:0-395-36341-1", "URN:ietf:rfc:2648", "urn:example:foo-bar?+CCResolve:cc=uk#x",
     "www.w3.org/Addressing/", "ftp.example.com/pub/file-1.tar.gz", "WWW.Example.COM/a_(b)", "http://例子.测试/路径-1",
     "https://ja.wikipedia.org/wiki/日本語", "http://bücher.example/straße-1?q=ä", "http://🍄.example/",
+    "https://ca.wikipedia.org/wiki/Paral·lel", "https://ja.wikipedia.org/wiki/レオナルド・ダ・ヴィンチ",
+    "https://bo.wikipedia.org/wiki/བོད་ཡིག", "https://he.wikipedia.org/wiki/צה״ל", "www.paral·lel.cat/programa",
+    "http://example.org/🍄/a",
 ]
 
 # (before, after, delimiter): each context the policy names (rules 1, 2, 5 and 10).
@@ -39,8 +42,13 @@ CONTEXTS = [
     ("（", "）", "bracket"), ("【", "】", "bracket"), ("(see ", ")", "bare"), ("(see ", ").", "bare"),
     ("[text](", ")", "markdown"), ("[text](", ").", "markdown"), ("`text <", ">`_", "angle"),
     ("[text](<", ">)", "angle"),
+    # other traditions' quotation marks and brackets; the bidirectional controls and invisible characters around
+    # a reference in right-to-left text
+    ("”", "”", "quote"), ("〝", "〟", "quote"), ("＜", "＞", "bracket"), ("(\u200e", "\u200e)", "bracket"),
+    ("«\u2066", "\u2069»", "quote"), ("<\u200f", "\u200f>", "angle"), ("\u200f", "\u200f.", "bare"),
     *(("Visit ", f"{mark} Then", "bare") for mark in (
         ".", ",", ";", ":", "!", "?", "...", "?!", "'", "*", "**", ")", "]", ").", "'.", "!)", "。", "，", "、", "…",
+        "⋯⋯", "।", "։", "؟", "،", "😀", "👍🏻!", "\u200b",
     )),
 ]
 
