@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from email.message import Message
 
 from .errors import Problem
-from .parts import decode_transfer, without_comments
+from .parts import UUENCODINGS, decode_transfer, without_comments
 
 # Deeper nesting than this is an attack, not a message: the rest is read as opaque bytes.
 MAX_DEPTH = 64
@@ -337,7 +337,7 @@ def _entity(
     if ctype in _MESSAGE_TYPES:
         inner_buffer, inner_start, inner_end = buffer, body_start, end
         encoding = entity.transfer_encoding
-        if encoding in ("base64", "quoted-printable"):
+        if encoding in ("base64", "quoted-printable") or encoding in UUENCODINGS:
             # RFC 2046 5.2.1 forbids it, clients do it: read the decoded message (rewriting re-encodes it).
             problems.append(Problem(part, "structure", f"{ctype} part is {encoding}-encoded (RFC 2046 5.2.1)"))
             inner_buffer, _ = decode_transfer(buffer[body_start:end], encoding)

@@ -253,6 +253,13 @@ def test_transfer_encoded_message_rfc822_is_encoded_again() -> None:
     new = mail.absolutize(message, "http://r.example/")
     new_inner = base64.b64decode(re.search(rb"base64\r\n\r\n(.*)--b--", new, re.S).group(1))  # type: ignore[union-attr]
     assert new_inner == inner.replace(b'"rel"', b'"http://r.example/rel"')
+    # and x-uuencode, between its own begin and end lines
+    data = b"".join(binascii.b2a_uu(inner[i : i + 45]) for i in range(0, len(inner), 45)).replace(b"\n", b"\r\n")
+    message = (b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: message/rfc822\r\n"
+               b"Content-Transfer-Encoding: x-uuencode\r\n\r\nbegin 644 m.eml\r\n" + data + b" \r\nend\r\n--b--\r\n")
+    new = mail.absolutize(message, "http://r.example/")
+    lines = re.search(rb"m\.eml\r\n(.*)\r\n \r\nend\r\n--b--", new, re.S).group(1).split(b"\r\n")  # type: ignore[union-attr]
+    assert b"".join(map(binascii.a2b_uu, lines)) == inner.replace(b'"rel"', b'"http://r.example/rel"')
 
 
 def test_a_malformed_part_is_left_as_it_was_and_reported() -> None:
