@@ -169,16 +169,21 @@ def visible_runs(
 _LATER: list[int] = []
 
 
-def _run_text(view: str, start: int, end: int, codec: str | None) -> tuple[str, list[int] | None]:
-    """The text of a run of visible text and its offsets, as :func:`_decode` reads it in text; but for a run without
-    references whose offsets are no mere count (it holds a CR, or bytes *codec* decodes without error outside
-    ASCII): its text and _LATER."""
+# The runs whose character references are read: text and RCDATA (ESCAPED) as in text, an attribute value as in one.
+_REFERENCES = frozenset({ESCAPED, VALUE})
+
+
+def _run_text(view: str, start: int, end: int, codec: str | None, written: str) -> tuple[str, list[int] | None]:
+    """The text of a run of text written so (ESCAPED, RAW, CDATA, HIDDEN or VALUE) and its offsets, as :func:`_decode`
+    reads it; but for a run without references read whose offsets are no mere count (it holds a CR, or bytes *codec*
+    decodes without error outside ASCII): its text and _LATER."""
     source = view[start:end]
-    if "&" in source or ("\r" not in source and (codec is None or source.isascii())):
-        return _decode(view, start, end, codec, True, in_text=True)
+    references = written in _REFERENCES
+    if (references and "&" in source) or ("\r" not in source and (codec is None or source.isascii())):
+        return _decode(view, start, end, codec, references, in_text=written == ESCAPED)
     text = source if codec is None or source.isascii() else decoded_text(source.encode("latin-1"), codec)
     if text is None or _SURROGATES.search(text):
-        return _decode(view, start, end, codec, True, in_text=True)
+        return _decode(view, start, end, codec, references, in_text=written == ESCAPED)
     # 13.2.3.5 preprocessing, as _decode does it: CR LF and a lone CR are LF
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd"), _LATER
 
@@ -207,15 +212,12 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
     nested: list[Run] = []
     scanned = 0
     for start, end, written, quote in visible_runs(view, anchors=anchors, hidden=hidden, cdata=cdata):
-        if written == ESCAPED:  # text and RCDATA
-            text, offsets = _run_text(view, start, end, codec)
-        else:
-            if written == DOCUMENT:
-                if documents:
-                    nested.append((start, end, written, quote))
-                    continue
-                written = VALUE
-            text, offsets = _decode(view, start, end, codec, written == VALUE)  # a value's references as in one
+        if written == DOCUMENT:
+            if documents:
+                nested.append((start, end, written, quote))
+                continue
+            written = VALUE
+        text, offsets = _run_text(view, start, end, codec, written)
         runs.append((scanned, offsets, start, end, written, quote))
         pieces.append(text)
         pieces.append(_SEPARATOR)
@@ -228,7 +230,8 @@ def text_found(view: str, codec: str | None, *, abbreviated: bool, emails: bool,
         index = bisect.bisect_right(keys, offset - 1 if is_end else offset) - 1
         if runs[index][1] is _LATER:  # a run read without its offsets: a reference lies in it
             at, _, start, end, written, quote = runs[index]
-            runs[index] = (at, _decode(view, start, end, codec, True, in_text=True)[1], start, end, written, quote)
+            offsets = _decode(view, start, end, codec, written in _REFERENCES, in_text=written == ESCAPED)[1]
+            runs[index] = (at, offsets, start, end, written, quote)
         return runs[index]
 
     def position(offset: int, *, is_end: bool) -> int:
