@@ -9,6 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from linkkit import html
+from linkkit.html.tokenizer import _decode
+from linkkit.html.visible import _LATER, CDATA, ESCAPED, HIDDEN, RAW, VALUE, _run_text
 
 
 def marked(document: str) -> tuple[str, list[tuple[int, int]]]:
@@ -130,6 +132,18 @@ def test_text_option_never_raises_and_identity_is_byte_for_byte(document: str, c
         assert [link.start() for link in links] == sorted(link.start() for link in links)
         assert html.rewrite(doc, lambda link: link.raw, text=True) == doc
         html.rewrite(doc, lambda link: link.uri + "&<\u20ac", text=True)
+
+
+@given(HTMLISH, st.sampled_from(["utf-8", "cp1252", "gbk", "shift_jis", None]),
+       st.sampled_from([ESCAPED, RAW, CDATA, HIDDEN, VALUE]))
+def test_a_run_read_without_its_offsets_reads_as_with_them(document: str, codec: str | None, written: str) -> None:
+    """A run of text that holds no reference is read without its offsets (most runs of a page), which are taken only
+    when a reference lies in it: its text must be the one read with them, and those offsets the same."""
+    view = document if codec is None else document.encode(codec, "replace").decode("latin-1")
+    text, offsets = _run_text(view, 0, len(view), codec, written)
+    read = _decode(view, 0, len(view), codec, written in (ESCAPED, VALUE), in_text=written == ESCAPED)
+    assert text == read[0]
+    assert offsets is _LATER or offsets == read[1]
 
 
 HIDDEN_HTMLISH = st.lists(
