@@ -139,11 +139,14 @@ PROSE_PUNCTUATION = {
 # variation selector and tags, joined sequences of them, and the regional-indicator pairs of flags) may appear inside
 # a reference ("http://🍄.example/", "/🍄/a") but are never its last characters: right after a reference they are the
 # writer's ("see http://example.org/a🎉", "http://example.org/a!👍"), as prose punctuation is.
-_EMOJI_MODIFIERS = r"[\p{Emoji_Modifier}\ufe0f\U000e0020-\U000e007f]*"
+_EMOJI_MODIFIERS = r"\p{Emoji_Modifier}\ufe0f\U000e0020-\U000e007f"
+_REGIONAL_INDICATORS = r"\U0001f1e6-\U0001f1ff"
 TRAILING_EMOJI = (
-    rf"\p{{Extended_Pictographic}}{_EMOJI_MODIFIERS}(?:\u200d\p{{Extended_Pictographic}}{_EMOJI_MODIFIERS})*"
-    r"|[\U0001f1e6-\U0001f1ff]"
+    rf"\p{{Extended_Pictographic}}[{_EMOJI_MODIFIERS}]*(?:\u200d\p{{Extended_Pictographic}}[{_EMOJI_MODIFIERS}]*)*"
+    rf"|[{_REGIONAL_INDICATORS}]"
 )
+# Any one character of those emoji.
+EMOJI_CHARACTER = rf"[\p{{Extended_Pictographic}}{_EMOJI_MODIFIERS}\u200d{_REGIONAL_INDICATORS}]"
 
 # Openers and the closers that may answer them, for naming the delimiter of a bare reference (delimiters are not part
 # of the reference): RFC 3986 appendix C's double quotes, single quotes, the brackets of prose and Markdown, and their

@@ -34,6 +34,7 @@ from .rules import (
     BIDI_CONTROLS,
     CJK_LETTERS,
     CLOSING,
+    EMOJI_CHARACTER,
     ENCLOSERS,
     END_TAG_OPENER,
     HYPHEN_READINGS,
@@ -159,9 +160,7 @@ _ANGLE_RUN = _Pattern(
 _PROSE_RUN_BACK = _Pattern("(?r)(?:" + _class("".join(PROSE_PUNCTUATION)) + "|" + TRAILING_EMOJI + ")+")
 # A character of those emoji, for the walks from a reference to its closer past what was trimmed (_closer_after,
 # _to_closer).
-_EMOJI_CHAR = _Pattern(
-    r"[\p{Extended_Pictographic}\p{Emoji_Modifier}\ufe0f\u200d\U000e0020-\U000e007f\U0001f1e6-\U0001f1ff]"
-)
+_EMOJI_CHAR = _Pattern(EMOJI_CHARACTER)
 
 # --- walking back ----------------------------------------------------------------------------------------------
 
@@ -470,7 +469,7 @@ def _enclosed(text: str, start: int, end: int, horizon: int) -> _Extent:
 
 def _opener_before_bidi(text: str, start: int) -> int:
     """Where the opener of the reference at *start* may stand past the bidirectional controls before it (RFC 3987
-    4.1: right-to-left text wraps a URL in them): '(\u200ehttp://a.example/\u200e)' is bracketed."""
+    4.1: right-to-left text wraps a URL in them): a LEFT-TO-RIGHT MARK between "(" and "http://" leaves it bracketed."""
     at = start - 1
     while at > 0 and text[at] in BIDI_CONTROLS and start - at <= MAX_BIDI_CONTROLS:
         at -= 1
@@ -511,7 +510,8 @@ _TO_CLOSER = frozenset({"quote", "markdown"})
 
 def _trimmed_mark(char: str) -> bool:
     """Whether *char* is punctuation that ends a bare reference before its closer: rule 5's prose punctuation, or
-    any non-ASCII punctuation (rule 10, RFC 3987 2.2), as CJK prose writes "「http://example.org/a。」", or an emoji."""
+    any non-ASCII punctuation (rule 10, RFC 3987 2.2), as CJK prose writes "「http://example.org/a。」", an emoji, or a
+    bidirectional control (RFC 3987 4.1: LEFT-TO-RIGHT MARK around "http://example.org/a" in parentheses)."""
     return _trailing_char(char) or (char > "\x7f" and (category(char)[0] == "P" or char in BIDI_CONTROLS))
 
 
