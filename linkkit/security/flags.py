@@ -38,6 +38,7 @@ import regex
 from ..uri.model import IPV4ADDRESS, HostKind, host_kind, split_match
 from ..uri.percent import percent_decode
 from ..uri.validation import is_valid
+from .authority import SPECIAL_SCHEMES, browser_authority
 from .confusables import ALL, LABEL_SEPARATORS, ascii_lookalike, augmented_scripts, highly_restrictive, labels
 from .ipv4 import inet_aton, read_ipv4
 
@@ -92,19 +93,6 @@ _C0_OR_SPACE = "".join(chr(c) for c in range(0x21))
 _TAB_OR_NEWLINE = regex.compile(r"[\t\n\r]")
 _SCHEME = regex.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
 ACTIVE_SCHEMES = frozenset({"javascript", "vbscript", "data"})
-# URL Standard 3.1: the special schemes, whose host the host parser percent-decodes, maps (UTS 46) and hands to the
-# IPv4 parser; any other scheme's host is an opaque host.
-SPECIAL_SCHEMES = frozenset({"file", "ftp", "http", "https", "ws", "wss"})
-# URL Standard 4.4, basic URL parser: what a browser connects to. After a special scheme but file, any run of "/"
-# and "\\" opens the authority (special authority slashes, special authority ignore slashes states), none or one
-# too, as read without a base or against one of another scheme (a mail link, an https page's ``http:0x7f.1``); a
-# reference without a scheme opens it with two, as "//" does against a web page's base (relative slash state); file
-# with exactly two (file slash, file host states). The authority ends at the first "/", "\\", "?" or "#":
-# ``http:\\\\0x7f.1/``, ``/\\0x7f.1/``, ``http:///0x7f.1/``, ``http://0x7f.1\\@evil.example/`` all reach 127.0.0.1.
-_BROWSER_AUTHORITY = re.compile(
-    r"(?:(?:[Hh][Tt][Tt][Pp][Ss]?|[Ww][Ss][Ss]?|[Ff][Tt][Pp]):[/\\]*+|[/\\]{2}[/\\]*+|[Ff][Ii][Ll][Ee]:[/\\]{2})"
-    r"([^/\\?#]*)"
-)
 _AUGMENTED_ONLY = frozenset({"Hanb", "Jpan", "Kore"})
 # The shape of nearly every URI, which no flag concerns (with an ASCII URI without "%" and without "xn--"):
 # "scheme://" and a host of ASCII letters, digits, "." and "-" with a letter that is no hex digit and no "x" (so no
@@ -144,10 +132,10 @@ def _flags(uri: str, context: Context) -> tuple[Flag, ...]:
     authority = parts.span(2)
     if authority[0] < authority[1]:
         found.extend(_authority_flags(uri, *authority, special=special))
-    browser = _BROWSER_AUTHORITY.match(uri) if special else None
-    if browser is not None and browser.span(1) != authority:
+    browser = browser_authority(uri)
+    if browser is not None and browser != authority:
         # a browser reads another authority than RFC 3986 appendix B: the host it connects to is judged too
-        start, end = browser.span(1)
+        start, end = browser
         judged = _authority_flags(uri, start, end) if authority[0] == authority[1] else _host_flags(uri, start, end)
         found.extend(flag for flag in judged if flag not in found)
     if "%" in uri:

@@ -20,6 +20,7 @@ from typing import NamedTuple, TypeVar
 from ..link import LinkLike
 from ..uri.model import split_match
 from ..uri.percent import percent_decode
+from .authority import browser_authority
 from .refang import refanged
 
 MASK = "***"  # RFC 3986 2.2: "*" is a sub-delim, so the masked URI stays valid in userinfo, query and fragment
@@ -160,14 +161,17 @@ def _own_secrets(uri: str, redaction: Redaction) -> tuple[list[Secret], int]:
     (its host, for a reference written without either: ``www.example.com/``) starts."""
     match = split_match(uri)
     secrets = []
-    if match.start(2) >= 0:
-        secrets += _userinfo(match.group(2), match.start(2), redaction)
+    authority = match.span(2)
+    if authority[0] == authority[1]:  # none, or empty: a browser reads one in "http:\\u:pw@h", "http:///u:pw@h"
+        authority = browser_authority(uri) or authority
+    if authority[0] >= 0:
+        secrets += _userinfo(uri[authority[0] : authority[1]], authority[0], redaction)
     if redaction.query:
         for group in (4, 5):  # RFC 3986 3.4, 3.5: the query, and the fragment (RFC 6749 4.2.2's access_token)
             if match.start(group) >= 0:
                 secrets += _parameters(match.group(group), match.start(group), redaction)
-    if match.start(2) >= 0:
-        rest = match.end(2)
+    if authority[0] >= 0:
+        rest = authority[1]
     elif match.start(1) >= 0:
         rest = match.start(3)
     else:
