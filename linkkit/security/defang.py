@@ -3,7 +3,10 @@ rules :mod:`linkkit.security.refang` reads those spellings back with: ``refang(d
 
 from __future__ import annotations
 
+import re
+
 from ..uri.model import split_match
+from .authority import browser_authority
 from .refang import COLON_FOLLOWERS, DOT_FOLLOWERS, NOT_GLUED, refang, refanged
 
 
@@ -117,6 +120,9 @@ def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
         return abbreviated
     match = split_match(uri)
     scheme, authority = match.group(1), match.group(2)
+    browser = _browser_head(uri, match, scheme_written)
+    if browser is not None:
+        return browser
     if scheme is None:
         return ("", 0) if authority is None else ("//" + _defang_authority(authority), match.end(2))
     if authority is not None:
@@ -131,6 +137,32 @@ def _defanged_head(uri: str, scheme_written: str | None) -> tuple[str, int]:
             path, end = path + "?" + _defang_hfields(match.group(4)), match.end(4)
         return scheme + _colon(path) + path, end
     return (scheme_written or scheme) + _colon(uri[match.start(3) :]), match.start(3)
+
+
+def _browser_head(uri: str, match: re.Match[str], scheme_written: str | None) -> tuple[str, int] | None:
+    """The scheme and authority defanged where a browser reads another authority than appendix B's (URL Standard
+    4.4: ``http:\\\\evil.example/``, ``http:///evil.example/`` and ``/\\evil.example/`` reach ``evil.example``;
+    ``http://evil.example\\@bank.example/`` too, whose userinfo before the "\\" has its dots defanged as well),
+    and where they end; None where both read the same, or where :func:`refang` would not read it back."""
+    span = browser_authority(uri)
+    if span is None or span[0] == span[1] or span == match.span(2):
+        return None
+    scheme = match.group(1)
+    if match.start(2) < match.end(2):  # "http://evil.example\\@bank.example/": appendix B's authority holds a "\\"
+        start, end = match.span(2)
+        cut = uri.index("\\", start, end)
+        authority = _defang_authority(uri[start:cut]) + _defang_authority(uri[cut:end])
+    else:
+        start, end = span
+        authority = _defang_authority(uri[start:end])
+    if scheme is None:
+        head = uri[:start] + authority
+    else:
+        head = (scheme_written or _HXXP.get(scheme, scheme)) + uri[match.end(1) : start] + authority
+    return (head, end) if refang(head + uri[end:]) == uri else None
+
+
+_HXXP = {"http": "hxxp", "https": "hxxps"}
 
 
 # References defanged inside one URI, nested or side by side: each costs a scan of the text after it, so a URI of

@@ -164,6 +164,14 @@ def test_original_span_covers_a_replacement_touched_by_the_span() -> None:
         ("https://a.example/?to=mailto:abuse@example.net", "hxxps://a[.]example/?to=mailto[:]abuse[@]example[.]net"),
         # glued after a "." (the scanner reads "e.g.http://" from the "h"): it was left live, refang not reading it back
         ("https://a.example/?u=e.g.http://evil.example/", "hxxps://a[.]example/?u=e.g.hxxp://evil[.]example/"),
+        # The host a browser reaches where appendix B reads a path or a userinfo (URL Standard 4.4: after a special
+        # scheme "\\" is "/" and any run of slashes opens the authority): it was left live.
+        ("http:\\\\evil.example/x", "hxxp:\\\\evil[.]example/x"),
+        ("http:///evil.example/", "hxxp:///evil[.]example/"),
+        ("https:user:pw@evil.example/", "hxxps:user:pw[@]evil[.]example/"),
+        ("/\\evil.example/x.js", "/\\evil[.]example/x.js"),
+        ("http://evil.example\\@bank.example/", "hxxp://evil[.]example\\[@]bank[.]example/"),
+        ("foo:\\\\a.example/", "foo:\\\\a.example/"),
     ],
 )
 def test_defang(uri: str, expected: str) -> None:
