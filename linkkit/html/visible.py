@@ -32,11 +32,12 @@ from .tokenizer import (
     CDATA_TEXT,
     FOREIGN_TEXT,
     RAW_TEXT,
-    _attributes,
+    _caseless,
     _decode,
     _Found,
     _read_attribute,
     _script_end,
+    _unread_attributes,
     _value,
     tag_name,
 )
@@ -60,6 +61,8 @@ _TEMPLATE_END = re.compile(r"</template(?=[\t\n\f\r />])", re.IGNORECASE)
 _SEPARATOR = "\x00"
 # Any attribute, its name and value located as the tokenizer reads them (13.2.5.32-40).
 _ANY_ATTRIBUTE = re.compile(_read_attribute(r"[^\t\n\f\r />][^\t\n\f\r />=]*+"))
+# The href of a tag, if it has one: the text of an <a href> is not scanned (its href is the link).
+_HREF = re.compile(_unread_attributes(_caseless(["href"])) + _read_attribute(_caseless(["href"])))
 
 
 # A run of text of a document: ``view[start:end]``, how it is written (ESCAPED, RAW, CDATA, HIDDEN, VALUE or
@@ -119,7 +122,7 @@ def visible_runs(
             if hidden:
                 yield from _attribute_runs(view, tag, match.start("attrs"), position)
             if tag == "a":
-                in_anchor = not anchors and "href" in _attributes(view, match.start("attrs"), position)
+                in_anchor = not anchors and _HREF.match(view, match.start("attrs"), position) is not None
             elif tag == "script":
                 text_end = _script_end(view, position)
                 if hidden and text_end > position:
@@ -142,7 +145,7 @@ def visible_runs(
                     yield position, length, RAW, None
                 return
         elif kind == "end":
-            if tag_name(match.group("end")) == "a":
+            if match.group("end") in ("a", "A"):  # tag_name(...) == "a"
                 in_anchor = False
         elif kind == "cdata":
             text_end = cdata.get(match.start(), -1)
