@@ -135,14 +135,17 @@ PROSE_PUNCTUATION = {
     "hardly ever end with -- unlike the unreserved '_' and '~' (RFC 3986 2.3), which stay",
 }
 
-# Emoji (Unicode Technical Standard #51: an Extended_Pictographic character with its skin-tone modifiers, emoji
-# variation selector and tags, joined sequences of them, and the regional-indicator pairs of flags) may appear inside
-# a reference ("http://🍄.example/", "/🍄/a") but are never its last characters: right after a reference they are the
-# writer's ("see http://example.org/a🎉", "http://example.org/a!👍"), as prose punctuation is.
+# Emoji (Unicode Technical Standard #51: an Extended_Pictographic character shown as an emoji, by default
+# (Emoji_Presentation) or by its emoji variation selector, with its skin-tone modifiers, variation selector and tags,
+# joined sequences of them, and the regional-indicator pairs of flags) may appear inside a reference
+# ("http://🍄.example/", "/🍄/a") but are never its last characters: right after a reference they are the writer's
+# ("see http://example.org/a🎉", "http://example.org/a!👍"), as prose punctuation is. A pictograph shown as text by
+# default (UTS #51 4: "©", "®", "™", "❤" without U+FE0F) is a symbol, kept as "★" is: "/Brand™", "/cafÃ©".
 _EMOJI_MODIFIERS = r"\p{Emoji_Modifier}\ufe0f\U000e0020-\U000e007f"
 _REGIONAL_INDICATORS = r"\U0001f1e6-\U0001f1ff"
 TRAILING_EMOJI = (
-    rf"\p{{Extended_Pictographic}}[{_EMOJI_MODIFIERS}]*(?:\u200d\p{{Extended_Pictographic}}[{_EMOJI_MODIFIERS}]*)*"
+    rf"(?:(?=\p{{Emoji_Presentation}})\p{{Extended_Pictographic}}|\p{{Extended_Pictographic}}(?=\ufe0f))"
+    rf"[{_EMOJI_MODIFIERS}]*(?:\u200d\p{{Extended_Pictographic}}[{_EMOJI_MODIFIERS}]*)*"
     rf"|[{_REGIONAL_INDICATORS}]"
 )
 # Any one character of those emoji.
