@@ -74,12 +74,12 @@ SCHEMES = _table(
     Scheme(name="pop", default_port=110, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 2384"),
     Scheme(name="rtsp", default_port=554, uses_authority=True, prose_start=_AUTHORITY, spec="RFC 2326 3.2; RFC 7826"),
     # Schemes whose every URI opens with an authority, and the port each takes "if the port is empty or not given"
-    # (RFC 2326 3.2 says so for rtspu too). In running text "ipv4:udp:53" (systemd) is configuration, not a reference.
-    Scheme(name="dict", default_port=2628, uses_authority=True, spec="RFC 2229 5"),
+    # (RFC 2326 3.2 says so for rtspu too). In running text "ipv4:udp:53" (systemd) and dbus-send's
+    # "dict:string:int32" are configuration, not references.
     *(Scheme(name=name, default_port=port, uses_authority=True, prose_start=_AUTHORITY, spec=spec)
       for name, port, spec in (
-        ("rtsps", 322, "RFC 7826 4.2"), ("rtspu", 554, "RFC 2326 3.2"), ("ipp", 631, "RFC 3510 4"),
-        ("ipps", 631, "RFC 7472 4"), ("nfs", 2049, "RFC 2224 2"),
+        ("dict", 2628, "RFC 2229 5"), ("rtsps", 322, "RFC 7826 4.2"), ("rtspu", 554, "RFC 2326 3.2"),
+        ("ipp", 631, "RFC 3510 4"), ("ipps", 631, "RFC 7472 4"), ("nfs", 2049, "RFC 2224 2"),
         ("sieve", 4190, "RFC 5804 3"), ("icap", 1344, "RFC 3507 4.2"), ("z39.50r", 210, "RFC 2056"),
         ("z39.50s", 210, "RFC 2056"), ("udp", None, "udp (provisional)"))),
     Scheme(name="sip", default_port=5060, spec="RFC 3261 19.1"),
@@ -139,6 +139,10 @@ def default_port(scheme: str) -> int | None:
     row = SCHEMES.get(scheme.lower())
     return row.default_port if row is not None else None
 
+
+# The URL Standard's special schemes (3.1): a browser percent-decodes, maps (UTS #46) and reads as IPv4 the host of
+# one, reads "\\" as "/" after one (4.4), and fails all but file with an empty host; another scheme's host is opaque.
+SPECIAL_SCHEMES = frozenset({"file", "ftp", "http", "https", "ws", "wss"})
 
 # The IANA "Uniform Resource Identifier (URI) Schemes" registry (permanent, provisional and historical
 # names), which includes every scheme of RFC 1738. The plain-text scanner starts a reference at one of

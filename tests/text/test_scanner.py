@@ -398,9 +398,9 @@ def test_a_stream_finds_a_reference_spaced_after_its_scheme_across_any_chunk_edg
 def test_a_stream_keeps_a_spaced_scheme_whose_next_word_holds_a_colon() -> None:
     """RFC 2396 appendix E: "<drm:\\tamd:amdgpu>" is one reference; read so far only up to "amd:", its ":" waits for
     the ">" while the later "amd:" (or an e-mail's "@") already is a trigger: the stream resumes before both."""
-    text = "see <drm:\tamd:amdgpu> or <dict:\r\n  string:int32> and <mailto: a@example.org?cc=b:c>."
+    text = "see <drm:\tamd:amdgpu> or <cid:\r\n  string:int32> and <mailto: a@example.org?cc=b:c>."
     whole = list(linkkit.finditer(text, emails=True))
-    assert [ref.uri for ref in whole] == ["drm:amd:amdgpu", "dict:string:int32", "mailto:a@example.org?cc=b:c"]
+    assert [ref.uri for ref in whole] == ["drm:amd:amdgpu", "cid:string:int32", "mailto:a@example.org?cc=b:c"]
     assert {ref.delimiter for ref in whole} == {"angle"}  # the "@" trigger in the last one's word is no e-mail
     for size in range(1, 40):
         chunks = [text[i : i + size] for i in range(0, len(text), size)]
