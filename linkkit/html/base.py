@@ -9,6 +9,7 @@ from ..uri.charset import SCHEME
 from ..uri.model import split, split_authority
 from ..uri.percent import percent_encode
 from ..uri.resolution import Base, resolve
+from ..uri.schemes import SPECIAL_SCHEMES
 from ..uri.validation import is_valid
 
 # ------------------------------------------------------------------------------------------------ resolution
@@ -64,11 +65,9 @@ def _target(raw: str, base: Base | None) -> str:
 _IGNORED_BASE_SCHEMES = frozenset({"data", "javascript"})
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _MAX_PORT = 2**16 - 1  # URL Standard 4.4, port state: a greater port is a failure
-# The URL Standard's special schemes: their hosts are domains or IPv4 addresses (host parser, 3.5), and all but file
-# fail to parse with an empty host (host state); RFC 9110 4.2.1 too: a recipient "MUST reject" an http URI with an
-# empty host as invalid.
-_SPECIAL = frozenset({"file", "ftp", "http", "https", "ws", "wss"})
-_HOST_REQUIRED = _SPECIAL - {"file"}
+# The special schemes' hosts are domains or IPv4 addresses (URL Standard 3.5, host parser), and all but file fail to
+# parse with an empty host (host state); RFC 9110 4.2.1 too: a recipient "MUST reject" an http URI with an empty host.
+_HOST_REQUIRED = SPECIAL_SCHEMES - {"file"}
 
 
 def _authority_parses(target: str) -> bool:
@@ -88,7 +87,7 @@ def _authority_parses(target: str) -> bool:
     uri_host = host if host.isascii() else _NON_ASCII.sub(lambda run: percent_encode(run.group()), host)
     if not is_valid(f"//{uri_host}:{port or ''}", rule="relative-ref"):
         return False
-    if scheme in _SPECIAL and not host.startswith("[") and not _domain_parses(host):
+    if scheme in SPECIAL_SCHEMES and not host.startswith("[") and not _domain_parses(host):
         return False
     digits = port.lstrip("0") if port else ""
     return len(digits) <= len(str(_MAX_PORT)) and int(digits or 0) <= _MAX_PORT  # int() refuses 4,300 digits

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import re
 
-# URL Standard 3.1: the special schemes, whose host the host parser percent-decodes, maps (UTS 46) and hands to the
-# IPv4 parser; any other scheme's host is an opaque host.
-SPECIAL_SCHEMES = frozenset({"file", "ftp", "http", "https", "ws", "wss"})
+
 # URL Standard 4.4: after a special scheme but file, any run of "/" and "\\" opens the authority (special authority
 # slashes, special authority ignore slashes states), none or one too, as read without a base or against one of
 # another scheme (a mail link, an https page's ``http:0x7f.1``); a reference without a scheme opens it with two, as

@@ -38,7 +38,8 @@ import regex
 from ..uri.model import IPV4ADDRESS, HostKind, host_kind, split_match
 from ..uri.percent import percent_decode
 from ..uri.validation import is_valid
-from .authority import SPECIAL_SCHEMES, browser_authority
+from ..uri.schemes import SPECIAL_SCHEMES
+from .authority import browser_authority
 from .confusables import ALL, LABEL_SEPARATORS, ascii_lookalike, augmented_scripts, highly_restrictive, labels
 from .ipv4 import inet_aton, read_ipv4
 
