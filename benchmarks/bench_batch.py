@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import processes
+from peers import ensure
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -344,6 +345,9 @@ def main() -> None:
                         "temporary folder)")
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    # the script a user would write runs on warcio and lxml (its failure to import them exits 1, as a linkkit run
+    # with a failed input does: installed first, not taken for a run)
+    ensure({"warcio": "warcio", "lxml": "lxml"}, script="bench_batch")
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_batch-"))
     work.mkdir(parents=True, exist_ok=True)
     corpus = args.corpus
