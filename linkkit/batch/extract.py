@@ -582,6 +582,8 @@ def _groups(document: Document, options: ExtractOptions, messages: list[str], pl
         site = Site(document.name, "character", {**document.position.fields(), "file": document.name},
                     TEXT_ATTRIBUTES)
         yield site, _text_rows(document, options, messages, places)
+    if document.error is not None:  # read in part: its links, then the error (bad input loses no data)
+        raise InputError(document.name, document.error)
 
 
 def _line_writer(options: ExtractOptions, site: Site, context: Context) -> LinkLine:

@@ -62,9 +62,10 @@ class Document(NamedTuple):
 
     ``name`` is the input as the user named it (a path, ``<stdin>``; for a Maildir message its own file);
     ``kind`` is ``text``, ``html`` or ``mail`` (``error`` for an input that could not be read, with ``error`` saying
-    why; ``file`` for a file named by ``path`` and not opened yet); ``data`` is the bytes, or None when they are
-    read from ``path`` (decompressed as its content says) when the document is processed, which keeps a large file
-    out of memory until then and out of any pipe to a worker;
+    why; ``file`` for a file named by ``path`` and not opened yet); a document read in part (a web archive's payload
+    that its content coding could not undo, read as it is) has its kind and ``error`` too, reported after its links;
+    ``data`` is the bytes, or None when they are read from ``path`` (decompressed as its content says) when the
+    document is processed, which keeps a large file out of memory until then and out of any pipe to a worker;
     ``base`` the retrieval URL where the input says it (RFC 3986 5.1.3) and ``charset`` the encoding it declares;
     ``header_links`` the links of an HTTP envelope; ``size`` the bytes it stands for, for progress;
     ``content_type`` the media type the input declares for it (a WARC record's), when it does; ``temporary`` that

@@ -231,6 +231,15 @@ class DecodingError(ValueError):
     """A payload whose Content-Encoding cannot be undone: unknown, unavailable, or corrupt."""
 
 
+class ReadAsIs(DecodingError):
+    """A payload that a content coding it names cannot undo and that holds no binary data, given as it is in
+    ``payload``: its links are read, and this failure reported after them (bad input loses no data)."""
+
+    def __init__(self, message: str, payload: bytes) -> None:
+        super().__init__(message)
+        self.payload = payload
+
+
 # The MIME Sniffing Standard 7.1: a resource header (the first 1445 bytes) holding a binary data byte is no text.
 RESOURCE_HEADER = 1445
 _BINARY_DATA = re.compile(rb"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f]")
@@ -246,9 +255,10 @@ def decoded(payload: bytes, content_encoding: str | None) -> bytes:
     """*payload* with its content codings undone, the last applied first (RFC 9110 8.4). A payload cut short (a
     record the crawler truncated, ``WARC-Truncated``) gives what its start decompresses to, in every coding. One
     that decompresses to more than ``linkkit.io.HELD_LIMIT`` bytes (a bomb) is an error, read no further. One that
-    a coding cannot undo and that holds no binary data is that coding's content already: the tool that archived it
-    stored it decoded and kept the field, or the server named a coding it did not apply (``Content-Encoding:
-    utf-8``), and it is read as it is, as warcio and ReplayWeb.page read it (and browsers an unknown coding)."""
+    holds no binary data is read as it is, as warcio and ReplayWeb.page read it, where a coding cannot undo it: a
+    coding linkkit does not know (``Content-Encoding: utf-8``, which the server did not apply; browsers pass over
+    it) at once, and one that fails (the tool that archived the page stored it decoded and kept the field, or the
+    data is damaged) with :class:`ReadAsIs`, which says so after its links."""
     if not content_encoding:
         return payload
     for coding in reversed([c.strip().lower() for c in content_encoding.split(",") if c.strip()]):
@@ -257,11 +267,14 @@ def decoded(payload: bytes, content_encoding: str | None) -> bytes:
         try:
             payload = _undone(coding, payload, linkkit_io.HELD_LIMIT + 1)
         except Exception as error:  # zlib.error, ValueError, OSError, brotli.error; DecodingError: no such coding
-            if not holds_binary_data(payload):
-                return payload
             if isinstance(error, DecodingError):
-                raise
-            raise DecodingError(f"content coding {coding!r}: {error}") from None
+                if holds_binary_data(payload):
+                    raise
+                return payload
+            if holds_binary_data(payload):
+                raise DecodingError(f"content coding {coding!r}: {error}") from None
+            raise ReadAsIs(f"content coding {coding!r}: {error}; its payload, which holds no binary data, read as it "
+                           "is", payload) from None
         if len(payload) >= linkkit_io.HELD_LIMIT + 1:
             raise DecodingError(linkkit_io.too_large("a payload decoded"))
     return payload

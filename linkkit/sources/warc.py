@@ -44,6 +44,7 @@ from .files import BINARY_SNIFF
 from .http import (
     RESOURCE_HEADER,
     DecodingError,
+    ReadAsIs,
     dechunked,
     decoded,
     field_text,
@@ -241,7 +242,7 @@ def record_document(
     links = header_links(envelope)
     content_type, charset = _declared(*envelope.values("content-type"))
     kind = _kind(content_type)
-    payload = b""
+    payload, problem = b"", None
     if kind is not None or not content_type:
         payload = envelope.payload
         transfer = [c.strip() for c in envelope.combined("transfer-encoding").lower().split(",") if c.strip()]
@@ -250,6 +251,8 @@ def record_document(
         try:  # RFC 9112 6.1: the transfer codings (chunked last), then the content codings (RFC 9110 8.4)
             payload = decoded(payload, ",".join(c for c in transfer if c != "chunked"))
             payload = decoded(payload, envelope.combined("content-encoding"))
+        except ReadAsIs as error:  # its links, then the error
+            payload, problem = error.payload, f"record at offset {offset}: {error}"
         except DecodingError as error:
             return Document(archive, ERROR, error=f"record at offset {offset}: {error}", position=position,
                             header_links=links, base=base, size=len(block))
@@ -260,7 +263,7 @@ def record_document(
             return None
         kind, payload = TEXT, b""  # its header links alone
     return Document(archive, kind, payload, base=base, charset=charset, position=position,
-                    header_links=links, size=len(block), content_type=content_type)
+                    header_links=links, error=problem, size=len(block), content_type=content_type)
 
 
 _RECORD_LENGTH = re.compile(rb"(?im)^content-length:[ \t]*(\d+)")  # ISO 28500 5.3
