@@ -471,6 +471,11 @@ _ADVERSARIAL = textwrap.dedent(
         # a host and a list of more hosts after a ",", too long or ended by no path, then again; RFC page breaks
         "http://a:1" + ",b:1" * M, ("http://a:1" + ",b.c:1" * 70 + "!") * (K // 420), "http://a,b.c" * (K // 12),
         "<http://a/" + "\\n\\nDoe  x  [Page 5]\\n\\fRFC 1  T  May\\n\\n  b/" * (K // 40) + ">",
+        # emoji after a reference (rules 5 and 10), read back a character at a time: as a group of several characters
+        # the regex package read them in quadratic time; bidirectional marks and invisible characters by delimiters
+        "http://a/b" + "\U0001f600." * (M // 2), "http://a/b" + "\u00a9\ufe0f" * (M // 2),
+        "http://a/b" + "\U0001f44d\U0001f3fb" * (M // 2), "http://a/b" + "\U0001f468\u200d\U0001f4bb" * (M // 3),
+        "(\u200ehttp://a/b\u200e) " * (K // 14), "<http://a\u200b/b\u200b> " * (K // 16),
     ):
         list(linkkit.finditer(text, emails=True))
     # a host or a domain of millions of labels: read in pieces, never in one regex match (that raised MemoryError)
