@@ -89,6 +89,12 @@ TEXT_SHAPES: dict[str, Shape] = {
     '"的news:形式" * n': _repeat("的news:形式"),
     '"http://a" + "a," * n': _after("http://a", "a,"),
     '"urn:ab:" * n + "?+x" * n': lambda n: "urn:ab:" * (n // 14) + "?+x" * (n // 6),
+    # emoji after a reference, read back by rules 5 and 10; bidirectional marks and invisible characters by delimiters
+    '"http://a/b" + "\U0001f600." * n': _after("http://a/b", "\U0001f600."),
+    '"http://a/b" + "\u00a9\ufe0f" * n': _after("http://a/b", "\u00a9\ufe0f"),
+    '"http://a/b" + "\U0001f468\u200d\U0001f4bb" * n': _after("http://a/b", "\U0001f468\u200d\U0001f4bb"),
+    '"(\u200ehttp://a/b\u200e) " * n': _repeat("(\u200ehttp://a/b\u200e) "),
+    '"<http://a\u200b/b\u200b> " * n': _repeat("<http://a\u200b/b\u200b> "),
 }
 
 # The URI functions: long runs of what their grammars loop over, and the scanner's shapes.
