@@ -157,7 +157,14 @@ _ANGLE_RUN = _Pattern(
     + _BEFORE_LINE_BREAK + f"){{0,{_RUN_ITEMS}}}+"
 )
 # The trailing run that ends no bare reference: prose punctuation and emoji (RFC 3986 appendix C; rules.TRAILING_EMOJI).
-_PROSE_RUN_BACK = _Pattern("(?r)(?:" + _class("".join(PROSE_PUNCTUATION)) + "|" + TRAILING_EMOJI + ")+")
+# Punctuation alone is one class; with emoji, whose characters carry their context (which the regex package cannot
+# fold into a class: it holds memory for each repetition), at most _EMOJI_RUN characters a match, so that a run of
+# millions costs no more than that (a run of 65 million full stops raised MemoryError).
+_PUNCTUATION_RUN_BACK = _Pattern("(?r)" + _class("".join(PROSE_PUNCTUATION)) + "+")
+_EMOJI_RUN = 1024
+_PROSE_RUN_BACK = _Pattern(
+    "(?r)(?:" + _class("".join(PROSE_PUNCTUATION)) + "|" + TRAILING_EMOJI + f"){{1,{_EMOJI_RUN}}}"
+)
 # A character of those emoji, for the walks from a reference to its closer past what was trimmed (_closer_after,
 # _to_closer).
 _EMOJI_CHAR = _Pattern(EMOJI_CHARACTER)
@@ -567,14 +574,30 @@ def _trimmed_end(text: str, start: int, end: int, wraps: list[tuple[int, int]]) 
     punctuation that ends prose (RFC 3986 appendix C): a wrap whose continuation is punctuation only joins nothing."""
     last = text[end - 1]
     trailing = last in PROSE_PUNCTUATION or (last > "\x7f" and not last.isalnum())  # an emoji is neither
-    punctuation = _PROSE_RUN_BACK.match(text, start, end) if trailing else None
-    while punctuation is not None:
-        end = punctuation.start()
+    run_start = _trailing_start(text, start, end) if trailing else None
+    while run_start is not None:
+        end = run_start
         if not wraps or end > wraps[-1][1]:
             break
         end = wraps.pop()[0]  # the continuation was punctuation only: the hyphen ends the reference
-        punctuation = _PROSE_RUN_BACK.match(text, start, end)
+        run_start = _trailing_start(text, start, end)
     return end
+
+
+def _trailing_start(text: str, start: int, end: int) -> int | None:
+    """Where the run of prose punctuation and emoji that ends ``text[start:end]`` starts (rule 5), None without one.
+    A run longer than _EMOJI_RUN that holds emoji is read a piece at a time; a piece ends where a character needs
+    the one after it to be an emoji's (a pictograph before its U+FE0F), which may end the run there."""
+    run = _PUNCTUATION_RUN_BACK.match(text, start, end)
+    at = end if run is None else run.start()
+    if at == start or text[at - 1] < "\x80" or _EMOJI_CHAR.match(text, at - 1) is None:  # no emoji: the common case
+        return None if run is None else at
+    at = end
+    while (run := _PROSE_RUN_BACK.match(text, start, at)) is not None:
+        at = run.start()
+        if run.end() - at < _EMOJI_RUN:
+            break
+    return None if at == end else at
 
 
 def _no_trigger_in(text: str, start: int, end: int) -> bool:

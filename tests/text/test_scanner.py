@@ -502,6 +502,23 @@ def test_adversarial_input_finishes() -> None:
     assert float(cpu) < 60, f"{cpu} s of CPU time"
 
 
+def test_a_run_of_millions_of_full_stops_after_a_reference_is_trimmed_in_bounded_memory() -> None:
+    """Rule 5's trailing run read back holds no memory for each of its characters: 16 million full stops after a
+    reference (and emoji among them) are trimmed within an address space of 1 GiB, where the run read as one
+    repetition of punctuation-or-emoji took about 120 bytes a character (MemoryError past some tens of millions)."""
+    child = textwrap.dedent(
+        """
+        import resource
+        import linkkit
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        for tail in ("." * 16_000_000, "\\U0001f600." * 8_000_000):
+            print([ref.group() for ref in linkkit.finditer("see http://a/b" + tail, max_length=1 << 30)])
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert result.stdout.split("\n")[:2] == ["['http://a/b']", "['http://a/b']"], result.stderr[-500:]
+
+
 def test_subn_stops_at_count_and_checks_it() -> None:
     assert linkkit.subn("X", "http://a.example/ and http://b.example/", count=1) == ("X and http://b.example/", 1)
     for bad, error in ((-1, ValueError), ("1", TypeError), (1.5, TypeError), (True, TypeError)):
