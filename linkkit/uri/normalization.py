@@ -165,8 +165,8 @@ def equivalent(a: str | URIReference, b: str | URIReference) -> bool:
     instead (components ignored), two valid "tel" URIs by RFC 3966 4 (visual separators and the order and case of
     parameters ignored), two "mailto" URIs by their recipients wherever written (RFC 6068 2), gopher and ftp URIs
     with the defaults and cases RFC 1738 gives (3.4.1, 5). Both are normalized first, so that the relation is
-    transitive: "URN:AB:x%", which the ladder makes the URN "urn:ab:x%25", is
-    equivalent to every URN that one is equivalent to.
+    transitive: "URN:AB:x%", which the ladder makes the URN "urn:ab:x%25", is equivalent to every URN that one is
+    equivalent to.
     """
     na, nb = normalize(_text(a)), normalize(_text(b))
     if na[:4] == "urn:" and nb[:4] == "urn:" and is_urn(na) and is_urn(nb):
