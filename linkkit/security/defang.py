@@ -157,8 +157,12 @@ def _browser_head(uri: str, match: re.Match[str], scheme_written: str | None) ->
         authority = _defang_authority(uri[start:end])
     if scheme is None:
         head = uri[:start] + authority
-    else:
-        head = (scheme_written or _HXXP.get(scheme, scheme)) + uri[match.end(1) : start] + authority
+    elif scheme_written is not None or scheme in _HXXP:
+        head = (scheme_written or _HXXP[scheme]) + uri[match.end(1) : start] + authority
+    else:  # another scheme's "://" is "[://]", its ":" "[:]", as where both read the same (ftp:///evil stayed live)
+        slashes = uri[match.end(1) + 1 : start]
+        colon = "[://]" if slashes.startswith("//") else _colon(slashes + authority)
+        head = scheme + colon + slashes[2 if colon == "[://]" else 0 :] + authority
     return (head, end) if refang(head + uri[end:]) == uri else None
 
 

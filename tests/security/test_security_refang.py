@@ -172,6 +172,8 @@ def test_original_span_covers_a_replacement_touched_by_the_span() -> None:
         ("/\\evil.example/x.js", "/\\evil[.]example/x.js"),
         ("http://evil.example\\@bank.example/", "hxxp://evil[.]example\\[@]bank[.]example/"),
         ("foo:\\\\a.example/", "foo:\\\\a.example/"),
+        # another special scheme's separator is defanged as where both read the same: "ftp:///a" was left as it was
+        ("ftp:///A", "ftp[://]/A"), ("ftp:///evil.example/", "ftp[://]/evil[.]example/"), ("ftp:/a", "ftp[:]/a"),
     ],
 )
 def test_defang(uri: str, expected: str) -> None:
